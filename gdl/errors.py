@@ -1,0 +1,108 @@
+"""The errors of gdl: one tree rooted at `GdlError`, each carrying file, line, column and message."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+class GdlError(Exception):
+    """A mistake in a game file or in its use, with where it happened."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        source_line: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def location(self) -> str:
+        """`FILE:LINE:COL` (as much of it as is known)."""
+        parts = [self.file or "<game>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def format(self) -> str:
+        """The message as `FILE:LINE:COL: error: MESSAGE`, then the source line and a caret."""
+        text = f"{self.location()}: error: {self.message}"
+        if self.source_line is not None and self.column is not None:
+            line = self.source_line.rstrip("\r\n").expandtabs(8)
+            caret = " " * (self.column - 1) + "^"
+            text += f"\n    {line}\n    {caret}"
+        return text
+
+
+class GdlSyntaxError(GdlError):
+    """The file does not follow the grammar."""
+
+
+class GdlCheckError(GdlError):
+    """The file parses but breaks the rules of the language; `errors` lists every mistake found."""
+
+    def __init__(self, errors: Iterable[GdlError]) -> None:
+        self.errors = sorted(errors, key=lambda e: (e.line or 0, e.column or 0))
+        first = self.errors[0]
+        super().__init__(
+            first.message,
+            file=first.file,
+            line=first.line,
+            column=first.column,
+            source_line=first.source_line,
+        )
+
+    def format(self) -> str:
+        """Every mistake, each in the `FILE:LINE:COL: error: MESSAGE` form."""
+        return "\n".join(GdlError.format(e) for e in self.errors)
+
+
+class GdlParamError(GdlError):
+    """A parameter given on the command line or from Python is unknown or of the wrong kind."""
+
+
+class GdlRuntimeError(GdlError):
+    """A rule of the game failed while the game was running (off the board, division by zero...)."""
+
+    def __init__(self, message: str, *, state_text: str | None = None, **where: object) -> None:
+        super().__init__(message, **where)  # type: ignore[arg-type]
+        self.state_text = state_text
+
+    def format(self) -> str:
+        """The located message, then the state in which the rule failed."""
+        text = super().format()
+        if self.state_text:
+            shown = "\n".join("    " + line for line in self.state_text.splitlines())
+            text += f"\nin the state:\n{shown}"
+        return text
+
+
+class Source:
+    """A game file's name and text, to quote lines in messages."""
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name = name
+        self.text = text
+        self.lines = text.splitlines()
+
+    def line(self, number: int) -> str | None:
+        """The text of a 1-based line, or None past the end."""
+        if 1 <= number <= len(self.lines):
+            return self.lines[number - 1]
+        return None
+
+    def error(self, cls: type[GdlError], message: str, line: int, column: int) -> GdlError:
+        """An error of class `cls` located in this source."""
+        return cls(message, file=self.name, line=line, column=column, source_line=self.line(line))

@@ -1,0 +1,443 @@
+"""Parse a game file into the AST (`gdl.ast`), with friendly messages for syntax errors."""
+
+from __future__ import annotations
+
+import ast as python_ast
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+from lark.indenter import Indenter
+
+from gdl import ast
+from gdl.errors import GdlSyntaxError, Source
+
+
+class _IndentationError(Exception):
+    """An indentation that matches no enclosing block (raised from inside the lexer)."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line = line
+        self.column = column
+
+
+class _GdlIndenter(Indenter):
+    """Turns indentation into _INDENT/_DEDENT tokens, as Python does."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        """Like Lark's, but a bad dedent reports the line it happened on."""
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_text = token.rsplit("\n", 1)[1]
+        indent = indent_text.count(" ") + indent_text.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_text, token)
+            return
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_text, token)
+        if indent != self.indent_level[-1]:
+            raise _IndentationError(token.end_line or 1, indent + 1)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = (Path(__file__).parent / "grammar.lark").read_text()
+    return Lark(
+        grammar,
+        parser="lalr",
+        postlex=_GdlIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def _at(meta: Any) -> dict[str, int]:
+    return {"line": meta.line, "column": meta.column}
+
+
+def _token_at(token: Token) -> dict[str, int]:
+    return {"line": token.line or 1, "column": token.column or 1}
+
+
+def _binary(op: str) -> Any:
+    def build(self: Any, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.Binary:
+        return ast.Binary(op, left, right, **_at(meta))
+
+    return build
+
+
+@v_args(meta=True, inline=True)
+class _ToAst(Transformer):
+    """Turns Lark's parse tree into `gdl.ast` nodes; one method a grammar alias."""
+
+    # ---- declarations
+    def start(self, meta: Any, *declarations: ast.Declaration) -> ast.Program:
+        return ast.Program(tuple(declarations), line=1, column=1)
+
+    def game_name(self, meta: Any, title: Token) -> ast.GameName:
+        return ast.GameName(python_ast.literal_eval(title), **_at(meta))
+
+    def players(self, meta: Any, names: tuple[str, ...]) -> ast.Players:
+        return ast.Players(names, **_at(meta))
+
+    def symbols(self, meta: Any, names: tuple[str, ...]) -> ast.Symbols:
+        return ast.Symbols(names, **_at(meta))
+
+    def name_list(self, meta: Any, *names: Token) -> tuple[str, ...]:
+        return tuple(str(n) for n in names)
+
+    def param(self, meta: Any, name: Token, default: ast.Expr) -> ast.Param:
+        return ast.Param(str(name), default, **_token_at(name))
+
+    def state(self, meta: Any, *fields: ast.Field) -> ast.StateDecl:
+        return ast.StateDecl(fields, **_at(meta))
+
+    def field(self, meta: Any, name: Token, initial: ast.Expr) -> ast.Field:
+        return ast.Field(str(name), initial, **_token_at(name))
+
+    def definition(self, meta: Any, name: Token, value: ast.Expr) -> ast.Definition:
+        return ast.Definition(str(name), value, **_token_at(name))
+
+    def function(self, meta: Any, name: Token, params: Any, body: Any) -> ast.Function:
+        return ast.Function(str(name), params or (), body, **_token_at(name))
+
+    function_block = function
+
+    def result(self, meta: Any, target: ast.Target, body: ast.Block) -> ast.Result:
+        return ast.Result(target, body, **_at(meta))
+
+    def tree(self, meta: Any, *rows: ast.TreeRow) -> ast.Tree:
+        return ast.Tree(rows, **_at(meta))
+
+    def tree_row(self, meta: Any, parent: Token, *children: ast.TreeChild) -> ast.TreeRow:
+        return ast.TreeRow(str(parent), children, **_token_at(parent))
+
+    def tree_node(self, meta: Any, name: Token) -> ast.TreeChild:
+        return ast.TreeChild(str(name), None, **_at(meta))
+
+    def tree_leaf(self, meta: Any, value: int) -> ast.TreeChild:
+        return ast.TreeChild(None, value, **_at(meta))
+
+    def tree_named_leaf(self, meta: Any, name: Token, value: int) -> ast.TreeChild:
+        return ast.TreeChild(str(name), value, **_at(meta))
+
+    def signed_number(self, meta: Any, digits: Token) -> int:
+        return int(digits)
+
+    def negative_number(self, meta: Any, digits: Token) -> int:
+        return -int(digits)
+
+    # ---- statements
+    def block(self, meta: Any, *statements: ast.Statement) -> ast.Block:
+        return ast.Block(statements, **_at(meta))
+
+    def let(self, meta: Any, target: ast.Target, value: ast.Expr) -> ast.Let:
+        return ast.Let(target, value, **_at(meta))
+
+    def assign(self, meta: Any, place: ast.Place, value: ast.Expr) -> ast.Assign:
+        return ast.Assign(place, None, value, **_at(meta))
+
+    def augmented_assign(self, meta: Any, place: ast.Place, op: Token, value: ast.Expr) -> ast.Assign:
+        return ast.Assign(place, str(op)[0], value, **_at(meta))
+
+    def return_(self, meta: Any, value: ast.Expr) -> ast.Return:
+        return ast.Return(value, **_at(meta))
+
+    def if_(self, meta: Any, condition: ast.Expr, block: ast.Block, *rest: Any) -> ast.If:
+        branches = [(condition, block)]
+        otherwise = None
+        for part in rest:
+            if part[0] == "elif":
+                branches.append((part[1], part[2]))
+            else:
+                otherwise = part[1]
+        return ast.If(tuple(branches), otherwise, **_at(meta))
+
+    def elif_part(self, meta: Any, condition: ast.Expr, block: ast.Block) -> tuple[Any, ...]:
+        return ("elif", condition, block)
+
+    def else_part(self, meta: Any, block: ast.Block) -> tuple[Any, ...]:
+        return ("else", block)
+
+    def for_(self, meta: Any, target: ast.Target, iterable: ast.Expr, body: ast.Block) -> ast.For:
+        return ast.For(target, iterable, body, **_at(meta))
+
+    def while_(self, meta: Any, condition: ast.Expr, body: ast.Block) -> ast.While:
+        return ast.While(condition, body, **_at(meta))
+
+    def place(self, meta: Any, name: Token, *indexes: ast.Expr) -> ast.Place:
+        return ast.Place(str(name), indexes, **_at(meta))
+
+    def target_name(self, meta: Any, name: Token) -> ast.NameTarget:
+        return ast.NameTarget(str(name), **_at(meta))
+
+    def target_tuple(self, meta: Any, *items: ast.Target) -> ast.TupleTarget:
+        return ast.TupleTarget(items, **_at(meta))
+
+    # ---- expressions
+    def conditional(self, meta: Any, then: ast.Expr, condition: ast.Expr, otherwise: ast.Expr) -> ast.Conditional:
+        return ast.Conditional(condition, then, otherwise, **_at(meta))
+
+    or_ = _binary("or")
+    and_ = _binary("and")
+    add = _binary("+")
+    subtract = _binary("-")
+    multiply = _binary("*")
+    divide = _binary("/")
+    floor_divide = _binary("//")
+    modulo = _binary("%")
+    power = _binary("**")
+
+    def not_(self, meta: Any, operand: ast.Expr) -> ast.Unary:
+        return ast.Unary("not", operand, **_at(meta))
+
+    def negate(self, meta: Any, operand: ast.Expr) -> ast.Unary:
+        return ast.Unary("-", operand, **_at(meta))
+
+    def compare(self, meta: Any, first: ast.Expr, *rest: Any) -> ast.Compare:
+        return ast.Compare(first, tuple(rest[0::2]), tuple(rest[1::2]), **_at(meta))
+
+    def compare_op(self, meta: Any, *tokens: Token) -> str:
+        return " ".join(str(t) for t in tokens)
+
+    def index(self, meta: Any, target: ast.Expr, index: ast.Expr) -> ast.Index:
+        return ast.Index(target, index, **_at(meta))
+
+    def subscript(self, meta: Any, *items: ast.Expr) -> ast.Expr:
+        if len(items) == 1:
+            return items[0]
+        return ast.TupleExpr(items, **_at(meta))
+
+    def call(self, meta: Any, name: Token, args: Any) -> ast.Call:
+        return ast.Call(str(name), tuple(args or ()), **_at(meta))
+
+    def call_generator(self, meta: Any, name: Token, element: ast.Expr, clauses: Any) -> ast.Call:
+        generator = ast.Comprehension("generator", element, None, clauses, line=element.line, column=element.column)
+        return ast.Call(str(name), (generator,), **_at(meta))
+
+    def arguments(self, meta: Any, *items: ast.Expr) -> tuple[ast.Expr, ...]:
+        return items
+
+    def number(self, meta: Any, digits: Token) -> ast.Number:
+        return ast.Number(int(digits), **_at(meta))
+
+    def decimal(self, meta: Any, digits: Token) -> ast.Number:
+        return ast.Number(Fraction(str(digits)), **_at(meta))
+
+    def string(self, meta: Any, text: Token) -> ast.String:
+        return ast.String(python_ast.literal_eval(text), **_at(meta))
+
+    def true(self, meta: Any) -> ast.Boolean:
+        return ast.Boolean(True, **_at(meta))
+
+    def false(self, meta: Any) -> ast.Boolean:
+        return ast.Boolean(False, **_at(meta))
+
+    def name(self, meta: Any, token: Token) -> ast.Name:
+        return ast.Name(str(token), **_at(meta))
+
+    def empty_tuple(self, meta: Any) -> ast.TupleExpr:
+        return ast.TupleExpr((), **_at(meta))
+
+    def tuple_(self, meta: Any, *items: ast.Expr) -> ast.TupleExpr:
+        return ast.TupleExpr(items, **_at(meta))
+
+    def list_(self, meta: Any, items: Any) -> ast.ListExpr:
+        return ast.ListExpr(tuple(items or ()), **_at(meta))
+
+    def list_comprehension(self, meta: Any, element: ast.Expr, clauses: Any) -> ast.Comprehension:
+        return ast.Comprehension("list", element, None, clauses, **_at(meta))
+
+    def map_(self, meta: Any, *items: Any) -> ast.MapExpr:
+        return ast.MapExpr(tuple(i for i in items if i is not None), **_at(meta))
+
+    def map_comprehension(self, meta: Any, item: tuple[ast.Expr, ast.Expr], clauses: Any) -> ast.Comprehension:
+        return ast.Comprehension("map", item[1], item[0], clauses, **_at(meta))
+
+    def map_item(self, meta: Any, key: ast.Expr, value: ast.Expr) -> tuple[ast.Expr, ast.Expr]:
+        return (key, value)
+
+    def comprehension(self, meta: Any, *parts: Any) -> tuple[ast.ForClause | ast.IfClause, ...]:
+        clauses: list[ast.ForClause | ast.IfClause] = []
+        items = list(parts)
+        while items:
+            target = items.pop(0)
+            iterable = items.pop(0)
+            clauses.append(ast.ForClause(target, iterable, line=target.line, column=target.column))
+            while items and not isinstance(items[0], (ast.NameTarget, ast.TupleTarget)):
+                condition = items.pop(0)
+                clauses.append(ast.IfClause(condition, line=condition.line, column=condition.column))
+        return tuple(clauses)
+
+
+# Broken snippets and what to say about them, for UnexpectedInput.match_examples.
+_EXAMPLES: dict[str, list[str]] = {
+    "a block must start on a new, indented line after `:`": [
+        "state:\nx = 1\n",
+        "result(m):\nx = 1\n",
+        "def f(x):\nreturn x\n",
+        "tree:\nA -> 1\n",
+    ],
+    "missing `:` at the end of this line": [
+        "state\n    x = 1\n",
+        "result(m)\n    x = 1\n",
+        "def f(x)\n    return x\n",
+        "result(m):\n    if x\n        x = 1\n",
+        "result(m):\n    for x in y\n        x = 1\n",
+    ],
+    "this line is indented but no block is open here": [
+        "x = 1\n    y = 2\n",
+        "result(m):\n    x = 1\n        y = 2\n",
+    ],
+    "an expression is missing here": [
+        "x = \n",
+        "x = 1 +\n",
+        "x = (1, )\ny = [1,,2]\n",
+        "x = f(1,,2)\n",
+        "result(m):\n    x = \n",
+    ],
+    "`=` gives a value; to compare, write `==`": [
+        "x = 1 if a = 2 else 3\n",
+        "x = [c for c in y if c = 1]\n",
+        "result(m):\n    if x = 1:\n        y = 2\n",
+    ],
+    "an `if` expression needs an `else`: write `A if CONDITION else B`": [
+        "x = 1 if y\n",
+        "x = f(1 if y)\n",
+    ],
+    "this bracket is never closed": [
+        "x = (1, 2\n",
+        "x = [1, 2\n",
+        "x = f(1\n",
+    ],
+    "two expressions in a row: is an operator or a comma missing?": [
+        "x = 1 2\n",
+        "x = a b\n",
+        "x = [1 2]\n",
+        "x = f(a b)\n",
+    ],
+    "expected a name here": [
+        "players\n",
+        "def (x) = 1\n",
+        "param = 1\n",
+    ],
+}
+
+
+def _match_examples(error: UnexpectedInput) -> str | None:
+    """The label of the example that fails in the same parser state (as Lark's match_examples)."""
+    same_state = None
+    for label, snippets in _EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                _parser().parse(snippet)
+            except UnexpectedInput as example:
+                if example.state != error.state:
+                    continue
+                accepts = getattr(example, "accepts", None)
+                if accepts is not None and accepts != getattr(error, "accepts", accepts):
+                    continue
+                if getattr(example, "token", None) == getattr(error, "token", None):
+                    return label
+                same_state = same_state or label
+    return same_state
+
+
+def _describe_expected(names: set[str]) -> str:
+    readable = {
+        "NAME": "a name", "NUMBER": "a number", "DECIMAL": "a number", "STRING": "a string",
+        "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+        "$END": "the end of the file",
+    }
+    parser = _parser()
+    shown = []
+    for name in sorted(names):
+        if name in readable:
+            shown.append(readable[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+            shown.append(f"`{pattern.value}`")
+        except KeyError:
+            shown.append(name)
+    return ", ".join(dict.fromkeys(shown))
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "_NL":
+        return "the end of the line"
+    if token.type == "_INDENT":
+        return "an indented line"
+    if token.type == "_DEDENT":
+        return "the end of the block"
+    if token.type == "$END":
+        return "the end of the file"
+    return f"`{token}`"
+
+
+def _syntax_message(error: UnexpectedInput, text: str) -> str:
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        if char == "'":
+            return "strings are written in double quotes: \"like this\""
+        return f"unexpected character `{char}`"
+    label = _match_examples(error)
+    if label:
+        return label
+    token = getattr(error, "token", None)
+    if token is not None and token.type == "EQUAL":
+        return "`=` gives a value; to compare, write `==`"
+    if isinstance(error, UnexpectedEOF):
+        return "the file ends in the middle of a declaration"
+    expected = getattr(error, "accepts", None) or getattr(error, "expected", set())
+    found = _describe_token(token) if token is not None else "this"
+    return f"unexpected {found}; expected {_describe_expected(set(expected))}"
+
+
+def _error_position(error: UnexpectedInput, source: Source) -> tuple[int, int]:
+    line, column = error.line, error.column
+    token = getattr(error, "token", None)
+    if token is not None and token.type in ("_NL", "_INDENT", "_DEDENT"):
+        # A newline token starts at the end of the previous line: point there.
+        line, column = token.line, token.column
+    if line is None or line < 1:
+        line = max(1, len(source.lines))
+        column = len(source.line(line) or "") + 1
+    return line, max(1, column or 1)
+
+
+def parse(text: str, name: str = "<game>") -> ast.Program:
+    """Parse the text of a game file; raise GdlSyntaxError with a located, friendly message."""
+    source = Source(name, text)
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _parser().parse(text)
+    except _IndentationError as error:
+        raise source.error(
+            GdlSyntaxError,
+            "this line's indentation matches no enclosing block",
+            error.line,
+            error.column,
+        ) from None
+    except UnexpectedInput as error:
+        line, column = _error_position(error, source)
+        raise source.error(GdlSyntaxError, _syntax_message(error, text), line, column) from None
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as error:  # pragma: no cover - a transformer bug, not a user mistake
+        raise error.orig_exc from None
