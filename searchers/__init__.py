@@ -1,0 +1,18 @@
+"""Game-tree searchers over the game protocol: minimax, alpha-beta, expectiminimax.
+
+They work on any object with the protocol described in ``searchers.protocol``:
+a game loaded from a .gdl file or a hand-written Python class.
+"""
+
+from .alphabeta import alphabeta
+from .minimax import minimax
+from .results import SearchError, SearchResult, SearchStats, TraceNode
+
+__all__ = [
+    "SearchError",
+    "SearchResult",
+    "SearchStats",
+    "TraceNode",
+    "alphabeta",
+    "minimax",
+]

@@ -1,0 +1,225 @@
+"""Machinery shared by the searchers: limits, counters, tracing, iterative deepening."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+from time import perf_counter
+from typing import Any
+
+from .protocol import Game, Move, State, Value
+from .results import SearchResult, SearchStats, TraceNode
+
+# A depth limit that is never reached, so that "unlimited" needs no special case.
+UNLIMITED = sys.maxsize
+# Nodes between two looks at the clock.
+_CLOCK_INTERVAL = 256
+
+
+class Stop(Exception):
+    """Raised inside a search when its time or node budget is spent."""
+
+
+class Budget:
+    """The time and node limits of one search; enforced only once ``armed``."""
+
+    def __init__(self, seconds: float | None, max_nodes: int | None) -> None:
+        """Start the clock for a search limited to ``seconds`` and ``max_nodes``."""
+        self.deadline = None if seconds is None else perf_counter() + seconds
+        self.max_nodes = max_nodes
+        self.armed = False
+
+    def next_check(self, nodes: int) -> int:
+        """The node count at which the search must next call ``check``."""
+        if not self.armed:
+            return UNLIMITED
+        limit = UNLIMITED if self.max_nodes is None else self.max_nodes
+        if self.deadline is not None:
+            limit = min(limit, nodes + _CLOCK_INTERVAL)
+        return limit
+
+    def check(self, nodes: int) -> int:
+        """Raise Stop if the budget is spent; else return the next checkpoint."""
+        if self.armed:
+            if self.max_nodes is not None and nodes >= self.max_nodes:
+                raise Stop
+            if self.deadline is not None and perf_counter() >= self.deadline:
+                raise Stop
+        return self.next_check(nodes)
+
+
+class Counters:
+    """Running totals of a search, kept across the iterations of iterative deepening."""
+
+    __slots__ = ("nodes", "leaves", "cutoffs", "table_hits", "repetitions", "deepest")
+
+    def __init__(self) -> None:
+        """All counts start at zero."""
+        self.nodes = self.leaves = self.cutoffs = 0
+        self.table_hits = self.repetitions = self.deepest = 0
+
+
+class Tracer:
+    """Builds the TraceNode tree of a search as it runs (only with ``trace=True``)."""
+
+    def __init__(self) -> None:
+        """An empty trace."""
+        self.leaves: list[tuple[State, Value]] = []
+        self._open: list[list[TraceNode]] = [[]]
+
+    def leaf(
+        self,
+        state: State,
+        player: str | None,
+        depth: int,
+        value: Value,
+        scored_by: str,
+        window: tuple[Value | None, Value | None] = (None, None),
+        bound: str = "exact",
+    ) -> None:
+        """Record a node scored without searching below it."""
+        if scored_by in ("utility", "evaluation"):
+            self.leaves.append((state, value))
+        node = TraceNode(
+            None, state, player, "leaf", depth, window[0], window[1], value, bound, scored_by
+        )
+        self._open[-1].append(node)
+
+    def open(self) -> None:
+        """Start recording the children of a node about to be searched."""
+        self._open.append([])
+
+    def close(
+        self,
+        state: State,
+        player: str | None,
+        kind: str,
+        depth: int,
+        window: tuple[Value | None, Value | None],
+        value: Value,
+        bound: str = "exact",
+        pruned: list[Move] | None = None,
+        dropped: list[Move] | None = None,
+    ) -> None:
+        """Finish the node opened last, now that its value is known."""
+        children = self._open.pop()
+        node = TraceNode(
+            None, state, player, kind, depth, window[0], window[1], value, bound, None,
+            children, list(pruned or ()), list(dropped or ()),
+        )
+        self._open[-1].append(node)
+
+    def label(self, move: Move, probability: Value | None = None) -> None:
+        """Name the move (and probability) that led to the node recorded last."""
+        siblings = self._open[-1]
+        siblings[-1] = replace(siblings[-1], move=move, probability=probability)
+
+    def root(self) -> TraceNode:
+        """The finished tree."""
+        return self._open[0][-1]
+
+
+@dataclass
+class Outcome:
+    """The answer of one complete search to a fixed depth (one iteration)."""
+
+    value: Value
+    move: Move | None
+    pv: list[Move]
+    move_values: dict[Move, Value] = field(default_factory=dict)
+    move_bounds: dict[Move, str] = field(default_factory=dict)
+    hit_horizon: bool = False  # some state was cut off and evaluated
+    dropped: bool = False  # the beam skipped some move
+    tracer: Tracer | None = None
+
+
+def pv_from_line(first: Move, line: Any) -> list[Move]:
+    """The principal variation from its first move and the cons list ``(move, rest)`` after it."""
+    pv = [first]
+    while line is not None:
+        move, line = line
+        pv.append(move)
+    return pv
+
+
+def deepen(
+    iterate: Callable[[int, Outcome | None], Outcome],
+    budget: Budget,
+    depth: int | None,
+) -> tuple[Outcome, int]:
+    """Iterative deepening: search to depth 1, 2, ... until exact, at ``depth``, or out of budget.
+
+    ``iterate(d, previous)`` searches to depth ``d`` given the previous iteration's
+    outcome.  Depth 1 is always completed; returns the deepest completed outcome and
+    its depth.
+    """
+    completed: Outcome | None = None
+    done = 0
+    while True:
+        budget.armed = completed is not None
+        try:
+            outcome = iterate(done + 1, completed)
+        except Stop:
+            assert completed is not None  # depth 1 runs unarmed, so it cannot stop
+            return completed, done
+        completed, done = outcome, done + 1
+        if not outcome.hit_horizon or done == depth:
+            return completed, done
+
+
+def run(
+    game: Game,
+    root: State,
+    iterate: Callable[[int, Outcome | None], Outcome],
+    counters: Counters,
+    budget: Budget,
+    *,
+    depth: int | None,
+    deepening: bool,
+    algorithm: str,
+    started: float,
+) -> SearchResult:
+    """Run a search (iteratively deepened or not) and package its SearchResult."""
+    if deepening:
+        outcome, reached = deepen(iterate, budget, depth)
+    else:
+        outcome = iterate(UNLIMITED if depth is None else depth, None)
+        reached = counters.deepest if depth is None else depth
+    tracer = outcome.tracer
+    stats = SearchStats(
+        nodes=counters.nodes,
+        leaves=counters.leaves,
+        cutoffs=counters.cutoffs,
+        table_hits=counters.table_hits,
+        depth=reached,
+        seconds=perf_counter() - started,
+        repetitions=counters.repetitions,
+    )
+    return SearchResult(
+        value=outcome.value,
+        move=outcome.move,
+        pv=outcome.pv,
+        move_values=outcome.move_values,
+        move_bounds=outcome.move_bounds,
+        exact=not outcome.hit_horizon and not outcome.dropped,
+        to_move=root_player(game, root),
+        repetition=counters.repetitions > 0,
+        stats=stats,
+        algorithm=algorithm,
+        leaves=None if tracer is None else tracer.leaves,
+        tree=None if tracer is None else tracer.root(),
+    )
+
+
+def root_player(game: Game, root: State) -> str | None:
+    """The player to move at ``root``, or None at a chance node."""
+    is_chance = getattr(game, "is_chance", None)
+    if callable(is_chance) and not game.is_terminal(root) and is_chance(root):
+        return None
+    return game.to_move(root)
+
+
+def in_game_order(moves: list[Move], values: dict[Hashable, Any]) -> dict[Hashable, Any]:
+    """``values`` re-keyed in the game's own move order (searchers may reorder moves)."""
+    return {move: values[move] for move in moves if move in values}

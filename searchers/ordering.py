@@ -1,0 +1,98 @@
+"""Move ordering for alpha-beta: hint move, killer moves, history heuristic, evaluation, beam."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+# typeguard skips functions with this decorator (its typeguard_ignore is the same
+# object); imported from typing so that typeguard is not needed at run time.
+from typing import no_type_check as typeguard_ignore
+
+from .protocol import Game, Move, State, has_evaluation
+
+# History bonuses grow with the height of the subtree below the cut-off; an
+# unlimited search has no known height, so the ply stands in for it.
+_HISTORY_HORIZON = 64
+
+
+@typeguard_ignore
+def hint_first(moves: Sequence[Move], hint: Move) -> Sequence[Move]:
+    """``moves`` with ``hint`` first, if it is one of them."""
+    if hint not in moves:
+        return moves
+    return [hint, *(move for move in moves if move != hint)]
+
+
+class MoveOrderer:
+    """Chooses the order (and, with a beam, the subset) of the moves searched at a node.
+
+    The hint (best move from the table or the previous iteration) comes first,
+    then this ply's killer moves, then the rest by history score and by the
+    evaluation of the child for the mover; sorting is stable, so ties keep the
+    game's order.  With a beam only the ``beam`` best moves by evaluation are kept.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        by_evaluation: bool,
+        killers: bool,
+        history: bool,
+        beam: int | None,
+    ) -> None:
+        """An orderer using the refinements that are switched on."""
+        evaluates = (by_evaluation or beam is not None) and has_evaluation(game)
+        self._evaluate = game.evaluate if evaluates else None
+        self._result = game.result
+        self._max_player = game.players[0]
+        self._beam = beam
+        self._killers: list[list[Move]] | None = [] if killers else None
+        self._history: tuple[dict[Move, int], dict[Move, int]] | None = (
+            ({}, {}) if history else None
+        )
+
+    @typeguard_ignore
+    def order(self, state, moves, maximizing, ply, hint):
+        """Return (moves in search order, their child states or None, moves dropped by the beam)."""
+        children = None
+        dropped = None
+        indices = list(range(len(moves)))
+        if self._evaluate is not None:
+            result, evaluate, first = self._result, self._evaluate, self._max_player
+            children = [result(state, move) for move in moves]
+            scores = [evaluate(child, first) for child in children]
+            indices.sort(key=scores.__getitem__, reverse=maximizing)
+            beam = self._beam
+            if beam is not None and len(indices) > beam:
+                dropped = [moves[i] for i in indices[beam:]]
+                del indices[beam:]
+        if self._history is not None:
+            scores = self._history[0 if maximizing else 1]
+            indices.sort(key=lambda i: scores.get(moves[i], 0), reverse=True)
+        front = [] if hint is None else [hint]
+        if self._killers is not None and ply < len(self._killers):
+            front += self._killers[ply]
+        for move in reversed(front):
+            if move in moves:
+                i = moves.index(move)
+                if i in indices:
+                    indices.remove(i)
+                    indices.insert(0, i)
+        ordered = [moves[i] for i in indices]
+        return ordered, None if children is None else [children[i] for i in indices], dropped
+
+    @typeguard_ignore
+    def reward(self, move, maximizing, ply, remaining):
+        """Remember that ``move`` caused a cut-off at ``ply`` with ``remaining`` depth."""
+        killers = self._killers
+        if killers is not None:
+            while len(killers) <= ply:
+                killers.append([])
+            slot = killers[ply]
+            if move not in slot:
+                slot.insert(0, move)
+                del slot[2:]
+        if self._history is not None:
+            height = remaining if remaining < _HISTORY_HORIZON else max(1, _HISTORY_HORIZON - ply)
+            scores = self._history[0 if maximizing else 1]
+            scores[move] = scores.get(move, 0) + height * height

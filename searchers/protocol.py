@@ -1,0 +1,118 @@
+"""The game protocol the searchers rely on, and the checks made before a search.
+
+A game is any object with ``players``, ``initial_state()``, ``to_move(s)``,
+``actions(s)``, ``result(s, a)``, ``is_terminal(s)`` and ``utility(s, p)``;
+optionally ``evaluate(s, p)`` (with ``has_evaluation``), chance nodes
+(``has_chance``, ``is_chance(s)``, ``chance_outcomes(s)``), ``canonical(s)``,
+``repetition_utility(s, p)`` and ``zero_sum``.  The searchers use nothing else,
+so a hand-written Python class serves as well as a game loaded from a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any, TypeAlias
+
+from .results import SearchError
+
+# Structural checking would be wrong here: members are optional, and a game may
+# provide them as attributes holding functions rather than as methods.
+Game: TypeAlias = Any
+State: TypeAlias = Hashable
+Move: TypeAlias = Hashable
+Value: TypeAlias = int | float | Fraction
+
+
+def game_name(game: Game) -> str:
+    """A short name for ``game`` to use in error messages."""
+    name = getattr(game, "name", None)
+    return name if isinstance(name, str) and name else type(game).__name__
+
+
+def has_evaluation(game: Game) -> bool:
+    """True when ``game`` provides a heuristic evaluation for cut-off states."""
+    return callable(getattr(game, "evaluate", None)) and bool(
+        getattr(game, "has_evaluation", True)
+    )
+
+
+def has_chance(game: Game) -> bool:
+    """True when ``game`` may contain chance nodes."""
+    return bool(getattr(game, "has_chance", hasattr(game, "chance_outcomes")))
+
+
+def require_two_player_zero_sum(game: Game, searcher: str) -> None:
+    """Raise SearchError unless ``game`` is a two-player zero-sum game."""
+    players = tuple(game.players)
+    if len(players) != 2:
+        raise SearchError(
+            f"{searcher} needs a two-player game; {game_name(game)} has "
+            f"{len(players)} players ({', '.join(map(str, players))})"
+        )
+    if not getattr(game, "zero_sum", True):
+        raise SearchError(
+            f"{searcher} needs a zero-sum game; {game_name(game)} is not zero-sum"
+        )
+
+
+def require_no_chance(game: Game, searcher: str) -> None:
+    """Raise SearchError if ``game`` has chance nodes."""
+    if has_chance(game):
+        raise SearchError(
+            f"{searcher} cannot search {game_name(game)}: it has chance nodes; "
+            "use expectiminimax"
+        )
+
+
+def require_evaluation(game: Game, reason: str) -> None:
+    """Raise SearchError unless ``game`` has an evaluation; ``reason`` says who needs it."""
+    if not has_evaluation(game):
+        raise SearchError(
+            f"{reason} needs an evaluation function, and {game_name(game)} has "
+            "none; search to the end instead (no depth, time, node limit or beam)"
+        )
+
+
+def check_limits(
+    *,
+    depth: int | None = None,
+    time: float | None = None,
+    max_nodes: int | None = None,
+    beam: int | None = None,
+) -> None:
+    """Raise SearchError for a search limit that makes no sense."""
+    if depth is not None and (isinstance(depth, bool) or depth < 1):
+        raise SearchError(f"depth must be a positive number of moves, not {depth!r}")
+    if time is not None and not time > 0:
+        raise SearchError(f"time must be a positive number of seconds, not {time!r}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or max_nodes < 1):
+        raise SearchError(f"max_nodes must be a positive count, not {max_nodes!r}")
+    if beam is not None and (isinstance(beam, bool) or beam < 1):
+        raise SearchError(f"beam must be a positive number of moves, not {beam!r}")
+
+
+def limits_need_evaluation(
+    game: Game, searcher: str, depth: int | None, time: float | None, max_nodes: int | None
+) -> None:
+    """Raise SearchError if a depth, time or node limit is set and ``game`` cannot evaluate."""
+    if depth is not None:
+        require_evaluation(game, f"{searcher} with a depth limit")
+    elif time is not None or max_nodes is not None:
+        require_evaluation(game, f"{searcher} with a time or node limit (iterative deepening)")
+
+
+def repetition_scorer(game: Game) -> Callable[[State], Value]:
+    """The score, from the first player's view, of a position repeated on the current line."""
+    score = getattr(game, "repetition_utility", None)
+    if not callable(score):
+        return lambda state: 0
+    first = game.players[0]
+    return lambda state: score(state, first)
+
+
+def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | None:
+    """The function giving a state's table key, or None when the state is its own key."""
+    if symmetry and callable(getattr(game, "canonical", None)):
+        return game.canonical
+    return None

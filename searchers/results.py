@@ -1,0 +1,84 @@
+"""What a search returns: the result, its statistics and the optional trace tree."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+Number = int | float | Fraction
+Bound = Literal["exact", "upper", "lower"]
+
+
+class SearchError(Exception):
+    """A search that cannot be made: the game lacks what the searcher needs, or bad limits."""
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Counts and timing of one search."""
+
+    nodes: int  # states visited, the root included
+    leaves: int  # states scored by utility or evaluation
+    cutoffs: int  # nodes where alpha-beta skipped the remaining moves
+    table_hits: int  # nodes answered from the transposition table
+    depth: int  # depth limit, deepest completed iteration, or deepest ply reached
+    seconds: float
+    repetitions: int  # positions scored as repeating on the current line
+
+
+@dataclass(frozen=True)
+class TraceNode:
+    """One node of a traced search, as a textbook would draw it.
+
+    ``kind`` is "max", "min" or "chance" for a node whose children were searched,
+    "leaf" for one that was scored without searching below it; ``scored_by`` then
+    says how: "utility", "evaluation", "repetition" or "table".  ``alpha`` and
+    ``beta`` are the window on entry (None in searchers without one), ``value``
+    the backed-up value from the first player's view and ``bound`` whether it is
+    exact or only an upper/lower bound on the true value (a fail-low/high node).
+    ``pruned`` lists the moves skipped by an alpha-beta cut-off, ``dropped`` those
+    skipped by the beam.  ``probability`` is set on the outcomes of chance nodes.
+    """
+
+    move: Hashable | None
+    state: Any
+    player: str | None
+    kind: Literal["max", "min", "chance", "leaf"]
+    depth: int
+    alpha: Number | None
+    beta: Number | None
+    value: Number
+    bound: Bound = "exact"
+    scored_by: str | None = None
+    children: list[TraceNode] = field(default_factory=list)
+    pruned: list[Hashable] = field(default_factory=list)
+    dropped: list[Hashable] = field(default_factory=list)
+    probability: Number | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of a search, all values from the first player's view.
+
+    ``exact`` is True when ``value`` is the game's true value: the search reached
+    terminal states everywhere, with no depth cut-off, no move dropped by a beam
+    and no time or node limit stopping it.  ``move_bounds`` says, for each root
+    move, whether its entry in ``move_values`` is exact or only an upper or lower
+    bound (alpha-beta proves only that a refuted move is no better).  ``leaves``
+    and ``tree`` are filled in only by a search with ``trace=True``.
+    """
+
+    value: Number
+    move: Hashable | None
+    pv: list[Hashable]
+    move_values: dict[Hashable, Number]
+    move_bounds: dict[Hashable, Bound]
+    exact: bool
+    to_move: str | None
+    repetition: bool
+    stats: SearchStats
+    algorithm: str = ""
+    leaves: list[tuple[Any, Number]] | None = None
+    tree: TraceNode | None = None
