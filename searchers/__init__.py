@@ -5,6 +5,7 @@ a game loaded from a .gdl file or a hand-written Python class.
 """
 
 from .alphabeta import alphabeta
+from .expectiminimax import expectiminimax
 from .minimax import minimax
 from .results import SearchError, SearchResult, SearchStats, TraceNode
 
@@ -14,5 +15,6 @@ __all__ = [
     "SearchStats",
     "TraceNode",
     "alphabeta",
+    "expectiminimax",
     "minimax",
 ]
