@@ -62,6 +62,7 @@ def _parser() -> Lark:
         postlex=_GdlIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
+        start=["start", "value"],
     )
 
 
@@ -87,6 +88,9 @@ class _ToAst(Transformer):
     # ---- declarations
     def start(self, meta: Any, *declarations: ast.Declaration) -> ast.Program:
         return ast.Program(tuple(declarations), line=1, column=1)
+
+    def value(self, meta: Any, expr: ast.Expr) -> ast.Expr:
+        return expr
 
     def game_name(self, meta: Any, title: Token) -> ast.GameName:
         return ast.GameName(python_ast.literal_eval(title), **_at(meta))
@@ -344,7 +348,7 @@ def _match_examples(error: UnexpectedInput) -> str | None:
     for label, snippets in _EXAMPLES.items():
         for snippet in snippets:
             try:
-                _parser().parse(snippet)
+                _parser().parse(snippet, start="start")
             except UnexpectedInput as example:
                 if example.state != error.state:
                     continue
@@ -426,7 +430,7 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text, start="start")
     except _IndentationError as error:
         raise source.error(
             GdlSyntaxError,
@@ -441,3 +445,13 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
         return _ToAst().transform(tree)
     except VisitError as error:  # pragma: no cover - a transformer bug, not a user mistake
         raise error.orig_exc from None
+
+
+def parse_value(text: str, name: str = "<parameter>") -> ast.Expr:
+    """Parse a parameter value written as in the language, such as `5` or `(3, 4, 5)`."""
+    source = Source(name, text)
+    try:
+        tree = _parser().parse(text.strip() + "\n", start="value")
+    except (UnexpectedInput, _IndentationError):
+        raise source.error(GdlSyntaxError, f"`{text}` is not a value written as in the language (e.g. 5, true, (3, 4, 5))", 1, 1) from None
+    return _ToAst().transform(tree)

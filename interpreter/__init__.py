@@ -1,0 +1,17 @@
+"""The interpreter: turns a checked game file into a fast object implementing the game protocol."""
+
+from __future__ import annotations
+
+from gdl.checker import CheckedGame
+from interpreter.game import BaseGame, Game, State
+from interpreter.tree import TreeGame
+from interpreter.values import Grid, Map, Symbol, symbol, to_text
+
+__all__ = ["BaseGame", "Game", "Grid", "Map", "State", "Symbol", "TreeGame", "build", "symbol", "to_text"]
+
+
+def build(checked: CheckedGame) -> BaseGame:
+    """The game object for a checked game: compiled rules, or a tree table."""
+    if checked.tree is not None:
+        return TreeGame(checked)
+    return Game(checked)

@@ -1,0 +1,312 @@
+"""The game object: a checked game file, compiled once, behind the game protocol."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any, Callable
+
+from gdl.checker import CheckedGame
+from gdl.errors import GdlError, GdlRuntimeError
+from interpreter import runtime
+from interpreter.compiler import compile_game
+from interpreter.values import CHANCE, Grid, Map, RuleError, symbol, state_class, to_text
+
+State = tuple
+"""A state: an immutable, hashable tuple of field values (with a property per field)."""
+
+Number = int | Fraction
+
+_serial = itertools.count()
+
+
+def explain(error: BaseException) -> str:
+    """What a Python exception raised by compiled rules means, in the game's words."""
+    if isinstance(error, RuleError):
+        return str(error)
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(error, IndexError):
+        return "an index is out of range"
+    if isinstance(error, RecursionError):
+        return "functions called each other too deeply (is a recursion missing its base case?)"
+    if isinstance(error, ValueError) and "unpack" in str(error):
+        return f"a pattern does not fit the value it unpacks ({error})"
+    if isinstance(error, (TypeError, ValueError, KeyError, AttributeError)):
+        return f"a value of the wrong kind was used ({error})"
+    return f"the rule failed ({type(error).__name__}: {error})"
+
+
+class BaseGame:
+    """What every loaded game shares: players, printing and reading moves, rule errors."""
+
+    players: tuple[str, ...]
+    title: str
+    params: dict[str, Any]
+    has_evaluation: bool = False
+    has_chance: bool = False
+
+    def format_move(self, move: Any) -> str:
+        """The move as the game prints it."""
+        return to_text(move)
+
+    def display(self, state: State) -> str:
+        """The state drawn as text."""
+        return to_text(state)
+
+    def parse_move(self, state: State, text: str) -> Any:
+        """The legal move in `state` that prints as `text` (spaces and brackets aside)."""
+        wanted = _normal(text)
+        moves = self.actions(state)
+        for move in moves:
+            if _normal(self.format_move(move)) == wanted:
+                return move
+        legal = ", ".join(self.format_move(m) for m in moves)
+        raise GdlError(f"`{text}` is not a legal move here; the legal moves are: {legal}")
+
+    def actions(self, state: State) -> tuple[Any, ...]:  # pragma: no cover - overridden
+        """The legal moves in `state`, in a stable order."""
+        raise NotImplementedError
+
+
+def _normal(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch not in " ()[]")
+
+
+class Game(BaseGame):
+    """A game compiled from a file; implements the game protocol for the searchers."""
+
+    def __init__(self, checked: CheckedGame) -> None:
+        self.checked = checked
+        self.title = checked.title
+        self.source = checked.source
+        self.players = tuple(symbol(p) for p in checked.players)
+        self._filename = f"<gdl {next(_serial)} {checked.source.name}>"
+        compiled = compile_game(checked)
+        self._positions = compiled.positions
+        self.generated_source = compiled.source
+        names = runtime.namespace(self.players)
+        names.update({"s_" + s: symbol(s) for s in checked.symbols})
+        names.update(compiled.constants)
+        self.State = state_class("State", [f.name for f in checked.fields])
+        names["State"] = self.State
+        names["_new_state"] = tuple.__new__
+        self._names = names
+        exec(compile(compiled.source, self._filename, "exec"), names)
+        self.params = {name: self._load_value(f"_param_{name}", "p_" + name) for name in checked.params}
+        for name in checked.constant_order:
+            self._load_value(f"_constant_{name}", "d_" + name)
+        for name in compiled.hoisted:
+            self._load_value(f"_hoist{name}", name)
+        initial = [self._load_value(f"_initial_{f.name}", None) for f in checked.fields]
+        self._initial = tuple.__new__(self.State, initial)
+        self._to_move = self._definition("to_move")
+        self._moves = self._definition("moves")
+        self._terminal = self._definition("terminal")
+        self._utility = self._definition("utility")
+        self._evaluation = self._definition("evaluation")
+        self._display = self._definition("display")
+        self._outcomes = self._definition("outcomes")
+        self._repetition = self._definition("repetition")
+        self._move_name = names.get("f_move_name")
+        self._result = names["result"]
+        self.has_evaluation = self._evaluation is not None
+        self.has_chance = self._outcomes is not None
+        self._symmetries = self._load_symmetries()
+        if "move_name" in checked.state_dependent:
+            node = checked.functions["move_name"]
+            raise checked.source.error(GdlError, "`move_name` must not read the state: it names a move on its own", node.line, node.column)
+
+    # ---- loading
+    def _load_value(self, function: str, store_as: str | None) -> Any:
+        try:
+            value = self._names[function]()
+        except Exception as error:
+            raise self._rule_error(error, None) from None
+        if store_as is not None:
+            self._names[store_as] = value
+        return value
+
+    def _definition(self, name: str) -> Callable[[State], Any] | None:
+        if name not in self.checked.definitions:
+            return None
+        if name in self.checked.state_dependent:
+            return self._names["d_" + name]
+        value = self._names["d_" + name]
+        return lambda state: value
+
+    def _load_symmetries(self) -> list[tuple[int, tuple[int, ...]]] | None:
+        if "symmetries" not in self.checked.definitions:
+            return None
+        definition = self.checked.definitions["symmetries"]
+        if "symmetries" in self.checked.state_dependent:
+            raise self.checked.source.error(GdlError, "`symmetries` must not depend on the state", definition.line, definition.column)
+        maps = self._names["d_symmetries"]
+        grids = [(i, v) for i, v in enumerate(self._initial) if isinstance(v, Grid)]
+        permutations = []
+        for cell_map in maps:
+            if not isinstance(cell_map, Map):
+                raise self.checked.source.error(GdlError, "each symmetry must be a map from cell to cell", definition.line, definition.column)
+            for position, board in grids:
+                if set(cell_map) != set(board.index) or set(cell_map.values()) != set(board.index):
+                    raise self.checked.source.error(GdlError, f"a symmetry must map the {board.rows}x{board.cols} board's cells onto themselves", definition.line, definition.column)
+                # new_cells[index[target]] = cells[index[source]]
+                order = [0] * len(board)
+                for source_cell, target_cell in cell_map.items():
+                    order[board.index[target_cell]] = board.index[source_cell]
+                permutations.append((position, tuple(order)))
+        return permutations
+
+    # ---- errors
+    def _rule_error(self, error: BaseException, state: State | None, rule: str | None = None) -> GdlError:
+        if isinstance(error, GdlError):
+            return error
+        line_number = None
+        trace = error.__traceback__
+        while trace is not None:
+            if trace.tb_frame.f_code.co_filename == self._filename and trace.tb_lineno in self._positions:
+                line_number = trace.tb_lineno
+            trace = trace.tb_next
+        if line_number is not None:
+            line, column = self._positions[line_number]
+        elif rule is not None and rule in self.checked.definitions:
+            node = self.checked.definitions[rule]
+            line, column = node.line, node.column
+        else:
+            line, column = 1, 1
+        return GdlRuntimeError(
+            explain(error),
+            file=self.source.name, line=line, column=column, source_line=self.source.line(line),
+            state_text=self._describe(state) if state is not None else None,
+        )
+
+    def _describe(self, state: State) -> str:
+        if self._display is not None:
+            try:
+                return str(self._display(state))
+            except Exception:  # the state is shown even when `display` itself fails
+                pass
+        return "\n".join(
+            f"{f.name}:\n{to_text(v)}" if isinstance(v, Grid) else f"{f.name} = {to_text(v)}"
+            for f, v in zip(self.checked.fields, state)
+        )
+
+    def _rule_failure(self, message: str, rule: str, state: State) -> GdlError:
+        node = self.checked.definitions[rule]
+        return GdlRuntimeError(
+            message, file=self.source.name, line=node.line, column=node.column,
+            source_line=self.source.line(node.line), state_text=self._describe(state),
+        )
+
+    # ---- the protocol
+    def initial_state(self) -> State:
+        """The state the game starts in."""
+        return self._initial
+
+    def to_move(self, state: State) -> str:
+        """The player whose turn it is (the symbol `chance` at a chance node)."""
+        try:
+            return self._to_move(state)  # type: ignore[misc]
+        except Exception as error:
+            raise self._rule_error(error, state, "to_move") from None
+
+    def actions(self, state: State) -> tuple[Any, ...]:
+        """The legal moves, in the order the file lists them."""
+        try:
+            moves = self._moves(state)  # type: ignore[misc]
+        except Exception as error:
+            raise self._rule_error(error, state, "moves") from None
+        if not moves and not self.is_terminal(state):
+            raise self._rule_failure("this state is not terminal, yet it has no moves (add a pass move, or end the game here)", "moves", state)
+        return moves
+
+    def result(self, state: State, move: Any) -> State:
+        """The state after `move` (or after a chance outcome)."""
+        try:
+            return self._result(state, move)
+        except Exception as error:
+            raise self._rule_error(error, state) from None
+
+    def is_terminal(self, state: State) -> bool:
+        """Whether the game is over."""
+        try:
+            return self._terminal(state)  # type: ignore[misc]
+        except Exception as error:
+            raise self._rule_error(error, state, "terminal") from None
+
+    def utility(self, state: State, player: str) -> Number:
+        """The score of a terminal state for `player` (zero-sum: the second player's is negated)."""
+        try:
+            value = self._utility(state)  # type: ignore[misc]
+        except Exception as error:
+            raise self._rule_error(error, state, "utility") from None
+        if type(value) not in (int, Fraction):
+            raise self._rule_failure(f"`utility` must be a number, got {to_text(value)}", "utility", state)
+        return value if player == self.players[0] else -value
+
+    def evaluate(self, state: State, player: str) -> Number:
+        """The heuristic score of a state for `player`, from the file's `evaluation`."""
+        if self._evaluation is None:
+            raise GdlError(f"{self.source.name}: the game has no `evaluation`, so a search cannot stop before the end")
+        try:
+            value = self._evaluation(state)
+        except Exception as error:
+            raise self._rule_error(error, state, "evaluation") from None
+        return value if player == self.players[0] else -value
+
+    def is_chance(self, state: State) -> bool:
+        """Whether dice decide in this state."""
+        return self.has_chance and self.to_move(state) is CHANCE
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Any, Number], ...]:
+        """The outcomes of a chance node and their probabilities (equal outcomes merged)."""
+        if self._outcomes is None:
+            raise GdlError(f"{self.source.name}: the game has no `outcomes`")
+        try:
+            pairs = self._outcomes(state)
+            merged: dict[Any, Number] = {}
+            for outcome, probability in pairs:
+                merged[outcome] = merged.get(outcome, 0) + probability
+        except Exception as error:
+            raise self._rule_error(error, state, "outcomes") from None
+        if any(p < 0 for p in merged.values()) or sum(merged.values()) != 1:
+            total = to_text(sum(merged.values()))
+            raise self._rule_failure(f"the probabilities of the outcomes must be positive and add up to 1, not {total}", "outcomes", state)
+        return tuple(merged.items())
+
+    def canonical(self, state: State) -> Any:
+        """One key shared by all the states the game's `symmetries` make equivalent."""
+        if not self._symmetries:
+            return state
+        variants = [state]
+        for position, order in self._symmetries:
+            board = state[position]
+            turned = tuple.__new__(type(board), [board[i] for i in order])
+            variants.append(state[:position] + (turned,) + state[position + 1:])
+        return min(variants, key=hash)
+
+    def repetition_utility(self, state: State, player: str) -> Number:
+        """The score of a position that repeats, from the file's `repetition` (a draw without it)."""
+        try:
+            value = self._repetition(state) if self._repetition is not None else 0
+        except Exception as error:
+            raise self._rule_error(error, state, "repetition") from None
+        return value if player == self.players[0] else -value
+
+    def display(self, state: State) -> str:
+        """The state drawn by the file's `display`, or its fields one a line."""
+        if self._display is None:
+            return self._describe(state)
+        try:
+            return str(self._display(state))
+        except Exception as error:
+            raise self._rule_error(error, state, "display") from None
+
+    def format_move(self, move: Any) -> str:
+        """The move as the file's `move_name` prints it, or as a plain value."""
+        if self._move_name is None:
+            return to_text(move)
+        try:
+            return str(self._move_name(move))
+        except Exception as error:
+            raise self._rule_error(error, None) from None

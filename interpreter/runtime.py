@@ -1,0 +1,282 @@
+"""What compiled rules may call: the built-in functions and a few helpers, nothing else.
+
+The compiled code runs with an empty `__builtins__`; this module's `namespace` is the whole of
+the Python it can reach.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Sequence
+
+from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, make_grid, number, to_text
+
+LOOP_LIMIT = 100_000
+"""A `while` loop that runs more often than this is a rule error, not a hang."""
+
+
+def _grid(rows: int, cols: int, fill: Any) -> Grid:
+    if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
+        raise RuleError(f"a grid needs positive numbers of rows and columns, got {to_text(rows)} x {to_text(cols)}")
+    return make_grid(rows, cols, (fill,) * (rows * cols))
+
+
+def _index(target: Any, key: Any) -> Any:
+    if isinstance(target, Grid):
+        return target[target.index[key]]
+    return target[key]
+
+
+def _put(target: Any, key: Any, value: Any) -> Any:
+    if isinstance(target, Grid):
+        return target.with_cell(key, value)
+    if isinstance(target, Map):
+        return target.with_item(key, value)
+    if isinstance(target, tuple):
+        if not isinstance(key, int) or isinstance(key, bool):
+            raise RuleError(f"a list index must be an integer, got {to_text(key)}")
+        items = list(target)
+        items[key] = value
+        return tuple(items)
+    raise RuleError(f"cannot change an item of {to_text(target)}")
+
+
+def _get(target: Any, key: Any, default: Any = None) -> Any:
+    if isinstance(target, Grid):
+        position = target.index.get(key) if isinstance(key, tuple) else None
+        return default if position is None else target[position]
+    if isinstance(target, Map):
+        return dict.get(target, key, default)
+    if isinstance(target, (tuple, str)) and isinstance(key, int) and -len(target) <= key < len(target):
+        return target[key]
+    return default
+
+
+def _divide(a: Any, b: Any) -> Any:
+    return number(Fraction(a) / Fraction(b)) if b != 0 else _fail("division by zero")
+
+
+def _power(a: Any, b: Any) -> Any:
+    if isinstance(b, int) and abs(b) > 10_000:
+        raise RuleError(f"the exponent {b} is too large")
+    result = a ** b
+    return number(Fraction(result)) if isinstance(result, float) else result
+
+
+def _fail(message: str) -> Any:
+    raise RuleError(message)
+
+
+def _loop_limit() -> None:
+    raise RuleError(f"a `while` loop ran more than {LOOP_LIMIT} times")
+
+
+def _range(*args: int) -> tuple[int, ...]:
+    if len(args) == 3 and args[2] == 0:
+        raise RuleError("range() step must not be zero")
+    return tuple(range(*args))
+
+
+def _minmax(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def choose(*args: Any) -> Any:
+        items = args[0] if len(args) == 1 else args
+        items = tuple(items)
+        if not items:
+            raise RuleError(f"{name}() of an empty list")
+        return pick(items)
+
+    return choose
+
+
+def _count(items: Iterable[Any], value: Any = None, *rest: Any) -> int:
+    if rest:
+        raise RuleError("count() takes a list and at most one value")
+    items = tuple(items)
+    if value is None:
+        return len(items)
+    return items.count(value)
+
+
+def _index_of(items: Sequence[Any], value: Any) -> int:
+    for position, item in enumerate(items):
+        if item == value:
+            return position
+    raise RuleError(f"{to_text(value)} is not in {to_text(tuple(items))}")
+
+
+def _list(items: Any) -> tuple[Any, ...]:
+    return tuple(items)
+
+
+def _cells(*args: Any) -> tuple[tuple[int, int], ...]:
+    if len(args) == 1 and isinstance(args[0], Grid):
+        rows, cols = args[0].rows, args[0].cols
+    elif len(args) == 1:
+        rows = cols = args[0]
+    else:
+        rows, cols = args
+    return tuple((r, c) for r in range(rows) for c in range(cols))
+
+
+def _dimensions(args: tuple[int, ...]) -> tuple[int, int]:
+    return (args[0], args[0]) if len(args) == 1 else (args[0], args[1])
+
+
+def _rows(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    rows, cols = _dimensions(args)
+    return tuple(tuple((r, c) for c in range(cols)) for r in range(rows))
+
+
+def _columns(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    rows, cols = _dimensions(args)
+    return tuple(tuple((r, c) for r in range(rows)) for c in range(cols))
+
+
+def _diagonals(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return (tuple((i, i) for i in range(n)), tuple((i, n - 1 - i) for i in range(n)))
+
+
+def _windows(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    found = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    found.append(tuple((r + dr * i, c + dc * i) for i in range(k)))
+    return tuple(found)
+
+
+def _offset(cell: tuple[int, int], step: tuple[int, int], n: int = 1) -> tuple[int, int]:
+    return (cell[0] + step[0] * n, cell[1] + step[1] * n)
+
+
+def _directions(n: int) -> tuple[tuple[int, int], ...]:
+    if n == 4:
+        return ((-1, 0), (0, 1), (1, 0), (0, -1))
+    if n == 8:
+        return ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+    raise RuleError(f"directions() takes 4 or 8, got {to_text(n)}")
+
+
+def _cell_map(n_rows: int, n_cols: int, transform: Callable[[int, int], tuple[int, int]]) -> Map:
+    return Map({(r, c): transform(r, c) for r in range(n_rows) for c in range(n_cols)})
+
+
+def _dihedral(n: int) -> tuple[Map, ...]:
+    last = n - 1
+    transforms = (
+        lambda r, c: (c, last - r), lambda r, c: (last - r, last - c), lambda r, c: (last - c, r),
+        lambda r, c: (r, last - c), lambda r, c: (last - r, c), lambda r, c: (c, r),
+        lambda r, c: (last - c, last - r),
+    )
+    return tuple(_cell_map(n, n, t) for t in transforms)
+
+
+def _mirror(rows: int, cols: int) -> tuple[Map, ...]:
+    return (_cell_map(rows, cols, lambda r, c: (r, cols - 1 - c)),)
+
+
+def _join(separator: str, items: Iterable[Any]) -> str:
+    return str(separator).join(to_text(item) for item in items)
+
+
+def _pad(value: Any, width: int) -> str:
+    return to_text(value).rjust(width)
+
+
+def _show(board: Grid, legend: Map | None = None) -> str:
+    if not isinstance(board, Grid):
+        raise RuleError(f"show() draws a grid, not {to_text(board)}")
+    return "\n".join(board.row_texts(legend))
+
+
+def _product(items: Iterable[Any], n: int) -> tuple[tuple[Any, ...], ...]:
+    items = tuple(items)
+    if len(items) ** max(n, 0) > 1_000_000:
+        raise RuleError("product() would make more than a million tuples")
+    return tuple(itertools.product(items, repeat=n))
+
+
+def _sign(x: Any) -> int:
+    return (x > 0) - (x < 0)
+
+
+def player_functions(players: tuple[Symbol, ...]) -> dict[str, Callable[[Any], Symbol]]:
+    """`other` and `next` for a game with these players."""
+    following = {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}
+
+    def other(player: Any) -> Symbol:
+        if len(players) != 2:
+            raise RuleError("other() is for two-player games; use next()")
+        try:
+            return following[player]
+        except KeyError:
+            raise RuleError(f"{to_text(player)} is not a player") from None
+
+    def next_player(player: Any) -> Symbol:
+        try:
+            return following[player]
+        except KeyError:
+            raise RuleError(f"{to_text(player)} is not a player") from None
+
+    return {"b_other": other, "b_next": next_player}
+
+
+BUILTIN_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "abs": abs,
+    "sign": _sign,
+    "min": _minmax(min, "min"),
+    "max": _minmax(max, "max"),
+    "sum": lambda items: sum(items),
+    "len": len,
+    "range": _range,
+    "count": _count,
+    "any": any,
+    "all": all,
+    "sorted": lambda items: tuple(sorted(items)),
+    "reversed": lambda items: tuple(items)[::-1],
+    "list": _list,
+    "zip": lambda a, b: tuple(zip(a, b)),
+    "enumerate": lambda items: tuple(enumerate(items)),
+    "index": _index_of,
+    "flatten": lambda lists: tuple(item for inner in lists for item in inner),
+    "product": _product,
+    "keys": lambda m: tuple(m.keys()),
+    "values": lambda m: tuple(m.values()),
+    "items": lambda m: tuple(m.items()),
+    "get": _get,
+    "put": _put,
+    "grid": _grid,
+    "height": lambda g: g.rows,
+    "width": lambda g: g.cols,
+    "cells": _cells,
+    "inside": lambda g, cell: isinstance(cell, tuple) and cell in g.index,
+    "rows": _rows,
+    "columns": _columns,
+    "diagonals": _diagonals,
+    "windows": _windows,
+    "offset": _offset,
+    "directions": _directions,
+    "dihedral": _dihedral,
+    "mirror": _mirror,
+    "str": to_text,
+    "join": _join,
+    "pad": _pad,
+    "show": _show,
+}
+
+
+def namespace(players: tuple[Symbol, ...]) -> dict[str, Any]:
+    """The globals of a game's compiled code: built-ins, helpers, and no Python builtins."""
+    names: dict[str, Any] = {"__builtins__": {}}
+    for name, function in BUILTIN_FUNCTIONS.items():
+        names["b_" + name] = function
+    names.update(player_functions(players))
+    names.update({
+        "_tuple": tuple, "_Map": Map, "_index": _index, "_put": _put,
+        "_divide": _divide, "_power": _power, "_loop_limit": _loop_limit, "_fail": _fail,
+        "_LOOP_LIMIT": LOOP_LIMIT, "_players": players, "s_empty": EMPTY, "s_chance": CHANCE,
+    })
+    return names

@@ -1,0 +1,78 @@
+"""Games written as explicit tree tables (`tree:`), as in the textbook figures."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from gdl.checker import CheckedGame
+from interpreter.game import BaseGame, Number, State
+from interpreter.values import symbol
+
+
+class TreeGame(BaseGame):
+    """A game tree given node by node: players alternate by depth, the first at the root.
+
+    A state is the 1-tuple of a node's name; a move is the name of the child it leads to.
+    Leaves named in the file keep their names; the others are named after their parent and
+    position (`B1`, `B2`, ...). Leaf values are utilities for the first player.
+    """
+
+    def __init__(self, checked: CheckedGame) -> None:
+        assert checked.tree is not None
+        self.checked = checked
+        self.title = checked.title
+        self.source = checked.source
+        self.params: dict[str, Any] = {}
+        self.players = tuple(symbol(p) for p in checked.players)
+        self.children: dict[str, tuple[str, ...]] = {}
+        self.values: dict[str, int | Fraction] = {}
+        children_of_all: set[str] = set()
+        for row in checked.tree.rows:
+            names = []
+            for position, child in enumerate(row.children, start=1):
+                name = child.name if child.name is not None else f"{row.parent}{position}"
+                if child.value is not None:
+                    self.values[name] = child.value
+                names.append(name)
+                children_of_all.add(name)
+            self.children[row.parent] = tuple(names)
+        root = next(name for name in self.children if name not in children_of_all)
+        self.depth = {root: 0}
+        pending = [root]
+        while pending:
+            node = pending.pop()
+            for child in self.children.get(node, ()):
+                self.depth[child] = self.depth[node] + 1
+                pending.append(child)
+        self._initial = (root,)
+
+    def initial_state(self) -> State:
+        """The root node."""
+        return self._initial
+
+    def to_move(self, state: State) -> str:
+        """The player at this depth: the first player at even depths."""
+        return self.players[self.depth[state[0]] % len(self.players)]
+
+    def actions(self, state: State) -> tuple[Any, ...]:
+        """The children of the node, left to right."""
+        return self.children.get(state[0], ())
+
+    def result(self, state: State, move: Any) -> State:
+        """The child the move names."""
+        return (move,)
+
+    def is_terminal(self, state: State) -> bool:
+        """Whether the node is a leaf."""
+        return state[0] in self.values
+
+    def utility(self, state: State, player: str) -> Number:
+        """The leaf's value for the first player; negated for the second."""
+        value = self.values[state[0]]
+        return value if player == self.players[0] else -value
+
+    def display(self, state: State) -> str:
+        """The node's name (and value, at a leaf)."""
+        node = state[0]
+        return f"{node} = {self.values[node]}" if node in self.values else node

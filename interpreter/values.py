@@ -1,0 +1,167 @@
+"""The values a running game works with: symbols, grids, maps and states, all immutable."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, Iterable
+
+
+class RuleError(Exception):
+    """A rule of the game failed while running; the game adds where and in which state."""
+
+
+class Symbol(str):
+    """A symbolic constant such as `X`, `empty` or `pass`: a string that prints as its name.
+
+    Symbols are interned, so the compiled rules compare them with `is`.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+_SYMBOLS: dict[str, Symbol] = {}
+
+
+def symbol(name: str) -> Symbol:
+    """The one Symbol with this name."""
+    found = _SYMBOLS.get(name)
+    if found is None:
+        found = _SYMBOLS[name] = Symbol(name)
+    return found
+
+
+class _CellIndex(dict):  # type: ignore[type-arg]
+    """Maps a cell (row, col) to its position in a grid's flat tuple; off-board cells fail clearly."""
+
+    __slots__ = ("rows", "cols")
+
+    def __missing__(self, cell: Any) -> int:
+        raise RuleError(f"cell {to_text(cell)} is not on the {self.rows}x{self.cols} board")
+
+
+@lru_cache(maxsize=None)
+def cell_index(rows: int, cols: int) -> _CellIndex:
+    """The table from cell to flat position for a rows x cols grid, shared by all such grids."""
+    table = _CellIndex({(r, c): r * cols + c for r in range(rows) for c in range(cols)})
+    table.rows, table.cols = rows, cols
+    return table
+
+
+class Grid(tuple):  # type: ignore[type-arg]
+    """A rows x cols board: a tuple of its cells, row by row.
+
+    Each size of board has its own subclass (see `grid_class`) holding `rows`, `cols` and
+    `index`, the table from a cell (row, col) to its position, so a board is a plain tuple at
+    run time: compiled rules read a cell as `board[board.index[cell]]`.
+    """
+
+    __slots__ = ()
+    rows: int
+    cols: int
+    index: _CellIndex
+
+    def __repr__(self) -> str:
+        return "\n".join(self.row_texts())
+
+    def with_cell(self, cell: Any, value: Any) -> Grid:
+        """A copy with one cell changed."""
+        cells = list(self)
+        cells[self.index[cell]] = value
+        return tuple.__new__(type(self), cells)
+
+    def row_texts(self, legend: dict[Any, str] | None = None) -> list[str]:
+        """Each row as text, cells separated by spaces (empty cells as `.`)."""
+        def text(value: Any) -> str:
+            if legend is not None and value in legend:
+                return str(legend[value])
+            if value is EMPTY:
+                return "."
+            return to_text(value)
+
+        rows = [[text(self[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]
+        width = max((len(t) for row in rows for t in row), default=1)
+        return [" ".join(t.rjust(width) for t in row) for row in rows]
+
+
+@lru_cache(maxsize=None)
+def grid_class(rows: int, cols: int) -> type[Grid]:
+    """The Grid subclass for boards of rows x cols."""
+    namespace = {"__slots__": (), "rows": rows, "cols": cols, "index": cell_index(rows, cols)}
+    return type(f"Grid{rows}x{cols}", (Grid,), namespace)
+
+
+def make_grid(rows: int, cols: int, cells: Iterable[Any]) -> Grid:
+    """A rows x cols grid with these cells, row by row."""
+    return tuple.__new__(grid_class(rows, cols), cells)
+
+
+class Map(dict):  # type: ignore[type-arg]
+    """An immutable map: the game never changes one in place, it makes a new one."""
+
+    __slots__ = ("_hash",)
+
+    def __missing__(self, key: Any) -> Any:
+        raise RuleError(f"the map has no key {to_text(key)}")
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash(frozenset(self.items()))
+            return self._hash
+
+    def with_item(self, key: Any, value: Any) -> Map:
+        """A copy with one key set."""
+        copy = Map(self)
+        copy[key] = value
+        return copy
+
+
+EMPTY = symbol("empty")
+CHANCE = symbol("chance")
+
+
+def to_text(value: Any) -> str:
+    """A value as the game prints it: symbols by name, `true`/`false`, fractions as 1/2."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, Grid):
+        return "\n".join(value.row_texts())
+    if isinstance(value, tuple):
+        inner = ", ".join(to_text(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, Map):
+        return "{" + ", ".join(f"{to_text(k)}: {to_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Fraction):
+        return str(value)
+    return str(value)
+
+
+def number(value: Fraction | int) -> Fraction | int:
+    """A fraction with denominator 1 becomes an int, so results print and hash simply."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def state_class(name: str, fields: Iterable[str]) -> type:
+    """A tuple subclass for the states of one game, with one read-only property per field."""
+    names = tuple(fields)
+
+    def __repr__(self: tuple[Any, ...]) -> str:
+        parts = ", ".join(f"{n}={to_text(v)!s}" if not isinstance(v, Grid) else f"{n}=<{v.rows}x{v.cols} grid>" for n, v in zip(names, self))
+        return f"{name}({parts})"
+
+    namespace: dict[str, Any] = {"__slots__": (), "__repr__": __repr__, "fields": names}
+    for position, field_name in enumerate(names):
+        namespace[field_name] = property(itemgetter(position), doc=f"the state field `{field_name}`")
+    return type(name, (tuple,), namespace)
