@@ -214,6 +214,8 @@ class _Compiler:
         return f"({left} {node.op} {right})"
 
     def expr_Compare(self, node: ast.Compare) -> str:
+        if len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty_list(node.rest[0]):
+            return f"({'not ' if node.ops[0] == '==' else ''}{self.expr(node.first)})"
         parts = [self.expr(node.first)]
         left_kind = self.game.kind_of(node.first)
         for op, right in zip(node.ops, node.rest):
@@ -404,13 +406,28 @@ class _Compiler:
     def compile(self) -> Compiled:
         w = self.writer
         game = self.game
+        referenced = {n.id for n in _walk(game.program) if isinstance(n, ast.Name) and game.refers.get(id(n)) == "definition"}
         for name, definition in game.definitions.items():
-            if self.uses_state(name):
+            if not self.uses_state(name):
+                continue
+            if name in referenced:
+                # Rules that read a definition (terminal reading moves) often ask about the
+                # state just asked about: remember the last answer.
+                w.emit(f"_last_{name} = (None, None)")
                 w.emit(f"def d_{name}(S):")
                 w.indent()
-                self.state_prologue(definition.value)
-                self.emit_return(definition.value)
+                w.emit(f"global _last_{name}")
+                w.emit(f"if _last_{name}[0] is S: return _last_{name}[1]")
+                w.emit(f"_last_{name} = (S, d_{name}_uncached(S))")
+                w.emit(f"return _last_{name}[1]")
                 w.dedent()
+                w.emit(f"def d_{name}_uncached(S):")
+            else:
+                w.emit(f"def d_{name}(S):")
+            w.indent()
+            self.state_prologue(definition.value)
+            self.emit_return(definition.value)
+            w.dedent()
         for name, function in game.functions.items():
             params = ["v_" + p for p in function.params]
             if self.uses_state(name):
@@ -441,9 +458,10 @@ class _Compiler:
     def compile_result(self, result: ast.Result) -> None:
         w = self.writer
         fields = ", ".join("v_" + f.name for f in self.game.fields)
-        w.emit(f"def result(S, {self.target(result.target)}):", result)
+        w.emit("def result(S, _move):", result)
         w.indent()
         w.emit(f"{fields}, = S")
+        w.emit(f"{self.target(result.target)} = _move", result.target)
         self.in_result = True
         self.block(result.body)
         self.in_result = False
@@ -460,6 +478,10 @@ class _Compiler:
         w.emit(f"return {method(node)}", node)
         self.hoisting = True
         w.dedent()
+
+
+def _is_empty_list(node: ast.Expr) -> bool:
+    return isinstance(node, (ast.ListExpr, ast.TupleExpr)) and not node.items
 
 
 def _symbolic(kind: Kind) -> bool:

@@ -45,6 +45,12 @@ class BaseGame:
     params: dict[str, Any]
     has_evaluation: bool = False
     has_chance: bool = False
+    has_symmetries: bool = False
+
+    @property
+    def name(self) -> str:
+        """The game's title, for messages."""
+        return self.title
 
     def format_move(self, move: Any) -> str:
         """The move as the game prints it."""
@@ -113,6 +119,7 @@ class Game(BaseGame):
         self.has_evaluation = self._evaluation is not None
         self.has_chance = self._outcomes is not None
         self._symmetries = self._load_symmetries()
+        self.has_symmetries = bool(self._symmetries)
         if "move_name" in checked.state_dependent:
             node = checked.functions["move_name"]
             raise checked.source.error(GdlError, "`move_name` must not read the state: it names a move on its own", node.line, node.column)

@@ -1,0 +1,127 @@
+"""`gdl solve`: search a game with minimax, alpha-beta or expectiminimax and report the result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Callable
+
+from gdl.cli import UsageError, json_number, load_game, move_text, number_text
+
+ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
+
+
+def add_commands(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register `solve` (and the other search commands) on the `gdl` parser."""
+    solve = commands.add_parser(
+        "solve", help="solve a game, or search it to a depth or for a time",
+        description="Search a game from its initial state. Without --depth or --time the search "
+        "goes to the end of the game and the value is exact; with them it stops early and scores "
+        "the states where it stopped with the game's `evaluation`.",
+        epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
+        "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(solve)
+    solve.add_argument("--algorithm", choices=ALGORITHMS, help="the searcher (default: alphabeta, or expectiminimax for a game with chance)")
+    solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
+    solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
+    solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.set_defaults(run=command_solve)
+
+
+def run_search(game: Any, args: argparse.Namespace) -> Any:
+    """Run the searcher the options ask for."""
+    import searchers
+
+    algorithm = args.algorithm or ("expectiminimax" if getattr(game, "has_chance", False) else "alphabeta")
+    if args.depth is not None and args.depth < 0:
+        raise UsageError("--depth must be 0 or more")
+    if args.time is not None and args.time <= 0:
+        raise UsageError("--time must be a positive number of seconds")
+    table = not args.no_table
+    if algorithm == "alphabeta":
+        return searchers.alphabeta(
+            game, depth=args.depth, time=args.time, table=table, ordering=True,
+            killers=True, history=True, symmetry=table and bool(getattr(game, "has_symmetries", False)),
+        )
+    if algorithm == "minimax":
+        return searchers.minimax(game, depth=args.depth, time=args.time)
+    return searchers.expectiminimax(game, depth=args.depth, time=args.time, table=table)
+
+
+def verdict(game: Any, value: Any, exact: bool) -> str:
+    """The value in words, from the first player's view."""
+    first, second = game.players[0], game.players[1] if len(game.players) > 1 else "the opponent"
+    if getattr(game, "has_chance", False):
+        return f"expected value {number_text(value)} for {first}"
+    if not exact:
+        leaning = first if value > 0 else second if value < 0 else "neither player"
+        return f"estimate {number_text(value)}, favouring {leaning}"
+    if value > 0:
+        return f"{first} wins (value {number_text(value)})"
+    if value < 0:
+        return f"{second} wins (value {number_text(value)})"
+    return "draw (value 0)"
+
+
+def result_json(game: Any, result: Any) -> dict[str, Any]:
+    """The brief's JSON object for a search result."""
+    stats = result.stats
+    return {
+        "game": getattr(game, "title", None),
+        "algorithm": result.algorithm,
+        "value": json_number(result.value),
+        "exact": result.exact,
+        "to_move": result.to_move,
+        "best_move": None if result.move is None else move_text(game, result.move),
+        "principal_variation": [move_text(game, m) for m in result.pv],
+        "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
+        "move_bounds": {move_text(game, m): b for m, b in result.move_bounds.items()},
+        "repetition": result.repetition,
+        "stats": {
+            "nodes": stats.nodes, "leaves": stats.leaves, "cutoffs": stats.cutoffs,
+            "table_hits": stats.table_hits, "depth": stats.depth, "repetitions": stats.repetitions,
+            "seconds": round(stats.seconds, 4),
+        },
+    }
+
+
+def result_text(game: Any, result: Any) -> str:
+    """A short summary for people."""
+    lines = [f"{game.title}: {verdict(game, result.value, result.exact)}" + ("" if result.exact else "  [not exact]")]
+    if result.move is None:
+        lines.append("the initial state is terminal: no move to make")
+    else:
+        lines.append(f"best move for {result.to_move}: {move_text(game, result.move)}")
+        lines.append("principal variation: " + ", ".join(move_text(game, m) for m in result.pv))
+        lines.append(f"value of each move (for {game.players[0]}):")
+        names = {m: move_text(game, m) for m in result.move_values}
+        width = max(len(n) for n in names.values())
+        for move, value in result.move_values.items():
+            bound = result.move_bounds.get(move, "exact")
+            note = {"upper": "  (at most: pruned)", "lower": "  (at least: pruned)"}.get(bound, "")
+            lines.append(f"  {names[move].ljust(width)}  {number_text(value)}{note}")
+    stats = result.stats
+    lines.append(
+        f"{result.algorithm}: {stats.nodes:,} nodes, depth {stats.depth}, {stats.seconds:.2f} s"
+        + (f", {stats.repetitions} repeated positions scored as {'draws'}" if stats.repetitions else "")
+    )
+    return "\n".join(lines)
+
+
+def command_solve(args: argparse.Namespace) -> int:
+    """Search the game and print the result."""
+    from searchers import SearchError
+
+    game = load_game(args)
+    try:
+        result = run_search(game, args)
+    except SearchError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(result_json(game, result)))
+    else:
+        print(result_text(game, result))
+    return 0
