@@ -30,6 +30,12 @@ def add_commands(commands: Any, add_common: Callable[[argparse.ArgumentParser], 
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(run=command_solve)
 
+    from gdl.play import add_play_command
+    from gdl.tree_view import add_tree_command
+
+    add_play_command(commands, add_common)
+    add_tree_command(commands, add_common)
+
 
 def run_search(game: Any, args: argparse.Namespace) -> Any:
     """Run the searcher the options ask for."""

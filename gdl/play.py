@@ -1,0 +1,214 @@
+"""`gdl play`: play a game in the terminal against the searchers, or watch them play."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any, Callable, TextIO
+
+from gdl.cli import UsageError, load_game, move_text, number_text
+from gdl.errors import GdlError
+
+HELP = """\
+Type a move's number or its name; or one of:
+  hint   what the searcher would play here, and its value
+  undo   take back your last move (and the replies to it)
+  quit   stop the game
+  help   this text"""
+
+
+def add_play_command(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register `gdl play`."""
+    play = commands.add_parser(
+        "play", help="play a game in the terminal against the searchers",
+        description="Play a game against the searchers, or watch them play each other (--as none). "
+        "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work.",
+        epilog="examples:\n  gdl play games/tictactoe.gdl\n  gdl play games/connect.gdl --as O --depth 6\n"
+        "  gdl play games/nim.gdl --as none",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(play)
+    play.add_argument("--as", dest="human", metavar="PLAYER", help="the player you play (default: the first); `none` to watch")
+    limits = play.add_mutually_exclusive_group()
+    limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")
+    limits.add_argument("--time", type=float, metavar="SECONDS", help="the searcher thinks this long a move")
+    play.add_argument("--seed", type=int, help="seed for the dice of chance games")
+    play.set_defaults(run=command_play)
+
+
+class Match:
+    """One game in progress: the states so far and who is human."""
+
+    def __init__(self, game: Any, human: str | None, args: argparse.Namespace, output: TextIO) -> None:
+        self.game = game
+        self.human = human
+        self.args = args
+        self.out = output
+        self.history = [game.initial_state()]
+        self.dice = random.Random(args.seed)
+        self.echo = False  # whether to repeat typed lines (input from a file or pipe)
+
+    @property
+    def state(self) -> Any:
+        """The current state."""
+        return self.history[-1]
+
+    def say(self, text: str = "") -> None:
+        """Print a line for the player."""
+        print(text, file=self.out, flush=True)
+
+    def search(self) -> Any:
+        """The searcher's result for the current state."""
+        import searchers
+
+        game, args = self.game, self.args
+        if getattr(game, "has_chance", False):
+            return searchers.expectiminimax(game, self.state, depth=args.depth, time=args.time, table=True)
+        limited = args.depth is not None or args.time is not None
+        time = args.time
+        if not limited and getattr(game, "has_evaluation", False):
+            time = 2.0  # without a limit, a big game would never answer
+        return searchers.alphabeta(
+            game, self.state, depth=args.depth, time=time, table=True, ordering=True,
+            killers=True, history=True, symmetry=bool(getattr(game, "has_symmetries", False)),
+        )
+
+    def show_state(self) -> None:
+        """Draw the board and say whose turn it is."""
+        self.say()
+        self.say(self.game.display(self.state))
+
+    def finish(self) -> None:
+        """Announce the result of a terminal state."""
+        players = self.game.players
+        value = self.game.utility(self.state, players[0])
+        if value > 0:
+            words = f"{players[0]} wins"
+        elif value < 0:
+            words = f"{players[1]} wins"
+        else:
+            words = "a draw"
+        self.say(f"Game over: {words} ({players[0]} scores {number_text(value)}).")
+
+    def roll(self) -> None:
+        """Let the dice decide at a chance node."""
+        outcomes = self.game.chance_outcomes(self.state)
+        pick = self.dice.random()
+        for outcome, probability in outcomes:
+            pick -= float(probability)
+            if pick < 0:
+                break
+        self.say(f"chance: {move_text(self.game, outcome)}")
+        self.history.append(self.game.result(self.state, outcome))
+
+    def computer_moves(self) -> None:
+        """The searcher picks and plays a move."""
+        result = self.search()
+        mover = self.game.to_move(self.state)
+        detail = f"value {number_text(result.value)} for {self.game.players[0]}" + ("" if result.exact else f", searched {result.stats.depth} moves ahead")
+        self.say(f"{mover} plays {move_text(self.game, result.move)}  ({detail})")
+        self.history.append(self.game.result(self.state, result.move))
+
+    def ask_human(self, read: Callable[[], str]) -> bool:
+        """Ask for a move until a legal one (or a command) is given; False to stop."""
+        moves = list(self.game.actions(self.state))
+        mover = self.game.to_move(self.state)
+        listing = "  ".join(f"{i}) {move_text(self.game, m)}" for i, m in enumerate(moves, start=1))
+        self.say(f"legal moves: {listing}")
+        while True:
+            self.out.write(f"{mover} to move> ")
+            self.out.flush()
+            line = read()
+            if self.echo and line:
+                self.out.write(line if line.endswith("\n") else line + "\n")
+            if not line:
+                self.say()
+                self.say("no more input: stopping.")
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            command = text.lower()
+            if command in ("quit", "exit", "q"):
+                self.say("bye.")
+                return False
+            if command in ("help", "?"):
+                self.say(HELP)
+                continue
+            if command == "hint":
+                result = self.search()
+                self.say(f"hint: {move_text(self.game, result.move)} (value {number_text(result.value)} for {self.game.players[0]})")
+                continue
+            if command == "undo":
+                if self.undo():
+                    return True
+                self.say("nothing to undo yet.")
+                continue
+            move = self.pick(moves, text)
+            if move is not None:
+                self.history.append(self.game.result(self.state, move))
+                return True
+            legal = ", ".join(move_text(self.game, m) for m in moves)
+            self.say(f"`{text}` is not a legal move here. Legal moves: {legal} (or a number 1-{len(moves)}).")
+
+    def pick(self, moves: list[Any], text: str) -> Any:
+        """The move the text names: its number in the list, or its printed name."""
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        try:
+            return self.game.parse_move(self.state, text)
+        except GdlError:
+            return None
+
+    def undo(self) -> bool:
+        """Go back to the human's previous turn; False when there is none."""
+        for back in range(len(self.history) - 2, -1, -1):
+            earlier = self.history[back]
+            if not self.game.is_terminal(earlier) and self.is_human_turn(earlier):
+                del self.history[back:]
+                self.history.append(earlier)
+                self.say("undone.")
+                return True
+        return False
+
+    def is_human_turn(self, state: Any) -> bool:
+        """Whether the human moves in this state."""
+        if getattr(self.game, "has_chance", False) and self.game.is_chance(state):
+            return False
+        return self.human is not None and self.game.to_move(state) == self.human
+
+    def run(self, read: Callable[[], str]) -> int:
+        """Play to the end (or until the human quits)."""
+        game = self.game
+        who = "you play " + self.human if self.human else "the searchers play each other"
+        self.say(f"{game.title}: {who}. Type `help` for the commands.")
+        while True:
+            self.show_state()
+            if game.is_terminal(self.state):
+                self.finish()
+                return 0
+            if getattr(game, "has_chance", False) and game.is_chance(self.state):
+                self.roll()
+            elif self.is_human_turn(self.state):
+                if not self.ask_human(read):
+                    return 0
+            else:
+                self.computer_moves()
+
+
+def command_play(args: argparse.Namespace) -> int:
+    """Play the game named on the command line."""
+    game = load_game(args)
+    human: str | None = game.players[0]
+    if args.human is not None:
+        if args.human.lower() == "none":
+            human = None
+        else:
+            matches = [p for p in game.players if p.lower() == args.human.lower()]
+            if not matches:
+                raise UsageError(f"--as takes a player ({', '.join(game.players)}) or none, not `{args.human}`")
+            human = matches[0]
+    match = Match(game, human, args, sys.stdout)
+    match.echo = not sys.stdin.isatty()
+    return match.run(sys.stdin.readline)

@@ -1,0 +1,282 @@
+"""`gdl tree`: the searched game tree as the textbooks draw it (text, Graphviz dot, or SVG)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Callable, Iterator
+
+from gdl.cli import UsageError, load_game, move_text, number_text
+
+SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
+
+
+def add_tree_command(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register `gdl tree`."""
+    tree = commands.add_parser(
+        "tree", help="draw the searched game tree, with values, alpha-beta windows and pruning",
+        description="Search the game and draw the tree the search explored: MAX and MIN nodes, each "
+        "node's backed-up value and the alpha and beta it was searched with, the leaves numbered in "
+        "the order they were evaluated, and the branches alpha-beta pruned.",
+        epilog="examples:\n  gdl tree games/textbook/aima.gdl --algorithm alphabeta\n"
+        "  gdl tree games/textbook/pruning.gdl --format dot > pruning.dot\n"
+        "  gdl tree games/textbook/aima.gdl --format svg -o aima.svg\n"
+        "  gdl tree games/tictactoe.gdl --depth 2 --max-nodes 40",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(tree)
+    tree.add_argument("--algorithm", choices=("minimax", "alphabeta"), default="alphabeta", help="the searcher (default alphabeta)")
+    tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
+    tree.add_argument("--format", choices=("text", "dot", "svg"), default="text", help="text (default), Graphviz dot, or an SVG picture")
+    tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
+    tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
+    tree.set_defaults(run=command_tree)
+
+
+@dataclass
+class Drawn:
+    """A node as drawn: its label, value text, window, and children (pruned moves included)."""
+
+    label: str
+    kind: str
+    value: str
+    window: str
+    order: int | None = None
+    pruned: bool = False
+    children: list[Drawn] = field(default_factory=list)
+
+
+def _bound_text(value: Any) -> str:
+    if value == float("inf"):
+        return "+inf"
+    if value == float("-inf"):
+        return "-inf"
+    return number_text(value)
+
+
+def _value_text(node: Any) -> str:
+    sign = {"upper": "<=", "lower": ">="}.get(node.bound, "=")
+    return f"{sign} {number_text(node.value)}"
+
+
+def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
+    """The traced search as a tree of Drawn nodes, at most max_nodes of them; and how many were left out."""
+    leaf_numbers: dict[int, int] = {}
+    counter = iter(range(1, 1 << 62))
+    budget = [max_nodes]
+    left_out = [0]
+
+    def number_leaves(node: Any) -> None:
+        if node.kind == "leaf":
+            leaf_numbers[id(node)] = next(counter)
+        for child in node.children:
+            number_leaves(child)
+
+    number_leaves(result.tree)
+
+    def label(node: Any, root: bool) -> str:
+        if root:
+            state = node.state
+            if isinstance(state, tuple) and len(state) == 1 and isinstance(state[0], str):
+                return state[0]  # a tree table's root node
+            return "root"
+        return move_text(game, node.move)
+
+    def draw(node: Any, root: bool = False) -> Drawn:
+        budget[0] -= 1
+        window = "" if node.alpha is None else f"alpha {_bound_text(node.alpha)}, beta {_bound_text(node.beta)}"
+        drawn = Drawn(label(node, root), node.kind, _value_text(node), window, leaf_numbers.get(id(node)))
+        for child in node.children:
+            if budget[0] <= 0:
+                left_out[0] += _size(child)
+                continue
+            drawn.children.append(draw(child))
+        for move in list(node.pruned) + list(getattr(node, "dropped", [])):
+            drawn.children.append(Drawn(move_text(game, move), "pruned", "", "", pruned=True))
+        return drawn
+
+    return draw(result.tree, root=True), left_out[0]
+
+
+def _size(node: Any) -> int:
+    return 1 + sum(_size(child) for child in node.children)
+
+
+# ---- text -------------------------------------------------------------------------------
+
+
+def render_text(root: Drawn, left_out: int) -> str:
+    """An indented tree with box-drawing branches."""
+    lines: list[str] = []
+
+    def line_for(node: Drawn) -> str:
+        if node.pruned:
+            return f"{node.label}  pruned"
+        if node.kind == "leaf":
+            order = f"  leaf #{node.order}" if node.order is not None else ""
+            window = f"  [{node.window}]" if node.window else ""
+            return f"{node.label}  {node.value}{order}{window}"
+        window = f"  [{node.window}]" if node.window else ""
+        return f"{node.label}  {node.kind.upper()} {node.value}{window}"
+
+    def walk(node: Drawn, prefix: str, last: bool, root: bool) -> None:
+        if root:
+            lines.append(line_for(node))
+            child_prefix = ""
+        else:
+            lines.append(prefix + ("└── " if last else "├── ") + line_for(node))
+            child_prefix = prefix + ("    " if last else "│   ")
+        for i, child in enumerate(node.children):
+            walk(child, child_prefix, i == len(node.children) - 1, False)
+
+    walk(root, "", True, True)
+    if left_out:
+        lines.append(f"... {left_out} more nodes not shown (raise --max-nodes)")
+    return "\n".join(lines) + "\n"
+
+
+# ---- dot ----------------------------------------------------------------------------------
+
+
+def _nodes(root: Drawn) -> Iterator[tuple[int, Drawn, int | None]]:
+    """(id, node, parent id) in drawing order."""
+    counter = [0]
+
+    def walk(node: Drawn, parent: int | None) -> Iterator[tuple[int, Drawn, int | None]]:
+        number = counter[0]
+        counter[0] += 1
+        yield number, node, parent
+        for child in node.children:
+            yield from walk(child, number)
+
+    yield from walk(root, None)
+
+
+def render_dot(root: Drawn, left_out: int) -> str:
+    """Graphviz source: MAX as up-triangles, MIN as down-triangles, leaves as boxes, pruned dashed."""
+    out = ["digraph search {", '  node [fontname="Helvetica", fontsize=11];', '  edge [fontname="Helvetica", fontsize=10];']
+    for number, node, parent in _nodes(root):
+        if node.pruned:
+            out.append(f'  n{number} [shape=plaintext, label="pruned", fontcolor=gray];')
+        else:
+            text = node.value if node.kind != "leaf" else node.value.lstrip("= ")
+            if node.order is not None:
+                text += f"\\n#{node.order}"
+            if node.window:
+                text += f"\\n{node.window}".replace("alpha", "α").replace("beta", "β")
+            out.append(f'  n{number} [shape={SHAPES.get(node.kind, "ellipse")}, label="{_dot_escape(text)}"];')
+        if parent is not None:
+            style = ", style=dashed, color=gray, fontcolor=gray" if node.pruned else ""
+            out.append(f'  n{parent} -> n{number} [label="{_dot_escape(node.label)}"{style}];')
+    if left_out:
+        out.append(f'  more [shape=plaintext, label="{left_out} more nodes not shown"];')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _dot_escape(text: str) -> str:
+    return text.replace('"', '\\"')
+
+
+# ---- svg ------------------------------------------------------------------------------------
+
+
+def render_svg(root: Drawn, left_out: int) -> str:
+    """An SVG picture: Graphviz's when `dot` is installed, else a simple drawing of our own."""
+    dot = shutil.which("dot")
+    if dot is not None:
+        done = subprocess.run([dot, "-Tsvg"], input=render_dot(root, left_out), capture_output=True, text=True)
+        if done.returncode == 0:
+            return done.stdout
+    return _own_svg(root, left_out)
+
+
+def _own_svg(root: Drawn, left_out: int) -> str:
+    x_step, y_step, margin = 70, 90, 40
+    positions: dict[int, tuple[float, float]] = {}
+    next_leaf = [0]
+
+    def place(node: Drawn, depth: int) -> float:
+        if not node.children:
+            x = margin + next_leaf[0] * x_step
+            next_leaf[0] += 1
+        else:
+            xs = [place(child, depth + 1) for child in node.children]
+            x = (xs[0] + xs[-1]) / 2
+        positions[id(node)] = (x, margin + depth * y_step)
+        return x
+
+    place(root, 0)
+    width = margin * 2 + max(next_leaf[0] - 1, 0) * x_step
+    height = margin * 2 + max(y for _, y in positions.values()) + 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" font-family="Helvetica" font-size="11">']
+
+    def edges(node: Drawn) -> None:
+        x, y = positions[id(node)]
+        for child in node.children:
+            cx, cy = positions[id(child)]
+            dash = ' stroke-dasharray="4 3" stroke="gray"' if child.pruned else ' stroke="black"'
+            parts.append(f'<line x1="{x:.0f}" y1="{y + 14:.0f}" x2="{cx:.0f}" y2="{cy - 14:.0f}"{dash}/>')
+            parts.append(f'<text x="{(x + cx) / 2 + 4:.0f}" y="{(y + cy) / 2:.0f}" fill="{"gray" if child.pruned else "#444"}">{escape(child.label)}</text>')
+            edges(child)
+
+    def shapes(node: Drawn) -> None:
+        x, y = positions[id(node)]
+        if node.pruned:
+            parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle" fill="gray">pruned</text>')
+        elif node.kind == "max":
+            parts.append(f'<polygon points="{x:.0f},{y - 14:.0f} {x - 16:.0f},{y + 12:.0f} {x + 16:.0f},{y + 12:.0f}" fill="white" stroke="black"/>')
+        elif node.kind == "min":
+            parts.append(f'<polygon points="{x:.0f},{y + 14:.0f} {x - 16:.0f},{y - 12:.0f} {x + 16:.0f},{y - 12:.0f}" fill="white" stroke="black"/>')
+        elif node.kind == "chance":
+            parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="13" fill="white" stroke="black"/>')
+        else:
+            parts.append(f'<rect x="{x - 14:.0f}" y="{y - 12:.0f}" width="28" height="24" fill="white" stroke="black"/>')
+        if not node.pruned:
+            value = node.value.lstrip("= ") if node.kind == "leaf" else node.value
+            parts.append(f'<text x="{x + 20:.0f}" y="{y + 4:.0f}">{escape(value)}</text>')
+            if node.order is not None:
+                parts.append(f'<text x="{x:.0f}" y="{y + 28:.0f}" text-anchor="middle" fill="#06c">#{node.order}</text>')
+            if node.window:
+                window = node.window.replace("alpha", "α").replace("beta", "β")
+                parts.append(f'<text x="{x + 20:.0f}" y="{y + 17:.0f}" fill="#888" font-size="9">{escape(window)}</text>')
+        for child in node.children:
+            shapes(child)
+
+    edges(root)
+    shapes(root)
+    if left_out:
+        parts.append(f'<text x="{margin}" y="{height - 8:.0f}">{left_out} more nodes not shown</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def command_tree(args: argparse.Namespace) -> int:
+    """Search with a trace and draw it."""
+    import searchers
+    from searchers import SearchError
+
+    game = load_game(args)
+    if args.max_nodes < 1:
+        raise UsageError("--max-nodes must be at least 1")
+    search = searchers.minimax if args.algorithm == "minimax" else searchers.alphabeta
+    try:
+        result = search(game, depth=args.depth, trace=True)
+    except SearchError as error:
+        raise UsageError(str(error)) from None
+    root, left_out = build_drawing(game, result, args.max_nodes)
+    render = {"text": render_text, "dot": render_dot, "svg": render_svg}[args.format]
+    text = render(root, left_out)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    else:
+        sys.stdout.write(text)
+        if args.format == "text":
+            sys.stdout.write(f"value {number_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
+                             f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes\n")
+    return 0
