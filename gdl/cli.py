@@ -83,6 +83,18 @@ def command_check(args: argparse.Namespace) -> int:
     if game.params:
         parts.append("parameters " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
     print(f"{args.file}: ok: {game.title}: " + "; ".join(parts))
+    if not args.deep:
+        return 0
+    from gdl.lint import deep_check
+
+    findings = deep_check(game, games=args.games, max_moves=args.max_moves)
+    for problem in findings.problems:
+        print(f"{args.file}: warning: {problem}", file=sys.stderr)
+    summary = f"{findings.games} random games, {findings.moves} moves, {findings.terminals} ended"
+    if findings.problems:
+        print(f"{args.file}: {len(findings.problems)} problem(s) found in {summary}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: deep check ok: {summary}")
     return 0
 
 
@@ -140,10 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="parse and check a game file",
         description="Parse and check a game file. Exit status 0 when valid; otherwise every mistake "
         "is printed as FILE:LINE:COL: error: MESSAGE with the line and a caret, and the status is 1.",
-        epilog="example:\n  gdl check games/tictactoe.gdl -p size=4",
+        epilog="examples:\n  gdl check games/tictactoe.gdl -p size=4\n  gdl check --deep games/connect.gdl",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_common(check)
+    check.add_argument("--deep", action="store_true", help="also play random games and report what only running shows")
+    check.add_argument("--games", type=int, default=300, metavar="N", help="with --deep: how many random games (default 300)")
+    check.add_argument("--max-moves", type=int, default=1000, metavar="N", help="with --deep: a game longer than this is reported (default 1000)")
     check.set_defaults(run=command_check)
 
     perft = commands.add_parser(
