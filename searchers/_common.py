@@ -39,12 +39,16 @@ class Budget:
             limit = min(limit, nodes + _CLOCK_INTERVAL)
         return limit
 
+    def expired(self) -> bool:
+        """True once the time limit has passed."""
+        return self.deadline is not None and perf_counter() >= self.deadline
+
     def check(self, nodes: int) -> int:
         """Raise Stop if the budget is spent; else return the next checkpoint."""
         if self.armed:
             if self.max_nodes is not None and nodes >= self.max_nodes:
                 raise Stop
-            if self.deadline is not None and perf_counter() >= self.deadline:
+            if self.expired():
                 raise Stop
         return self.next_check(nodes)
 
@@ -157,6 +161,8 @@ def deepen(
     completed: Outcome | None = None
     done = 0
     while True:
+        if completed is not None and budget.expired():
+            return completed, done
         budget.armed = completed is not None
         try:
             outcome = iterate(done + 1, completed)

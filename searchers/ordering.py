@@ -27,7 +27,7 @@ class MoveOrderer:
 
     The hint (best move from the table or the previous iteration) comes first,
     then this ply's killer moves, then the rest by history score and by the
-    evaluation of the child for the mover; sorting is stable, so ties keep the
+    evaluation (utility, if terminal) of the child for the mover; sorting is stable, so ties keep the
     game's order.  With a beam only the ``beam`` best moves by evaluation are kept.
     """
 
@@ -43,7 +43,7 @@ class MoveOrderer:
         """An orderer using the refinements that are switched on."""
         evaluates = (by_evaluation or beam is not None) and has_evaluation(game)
         self._evaluate = game.evaluate if evaluates else None
-        self._result = game.result
+        self._result, self._is_terminal, self._utility = game.result, game.is_terminal, game.utility
         self._max_player = game.players[0]
         self._beam = beam
         self._killers: list[list[Move]] | None = [] if killers else None
@@ -59,8 +59,11 @@ class MoveOrderer:
         indices = list(range(len(moves)))
         if self._evaluate is not None:
             result, evaluate, first = self._result, self._evaluate, self._max_player
+            is_terminal, utility = self._is_terminal, self._utility
             children = [result(state, move) for move in moves]
-            scores = [evaluate(child, first) for child in children]
+            # As in H-MINIMAX, a finished game is scored by its utility.
+            scores = [utility(child, first) if is_terminal(child) else evaluate(child, first)
+                      for child in children]
             indices.sort(key=scores.__getitem__, reverse=maximizing)
             beam = self._beam
             if beam is not None and len(indices) > beam:

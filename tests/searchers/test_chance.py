@@ -1,0 +1,87 @@
+"""Chance nodes: expectiminimax against an independent dynamic programme."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+import pytest
+
+from searchers import SearchError, alphabeta, expectiminimax, minimax
+from tests.pygames import DiceRace, TicTacToe
+
+
+def dice_race_values(goal: int, sides: int, max_dice: int) -> dict[int, Fraction]:
+    """A's expected utility for each opening choice of dice, by dynamic programming."""
+    def points(dice: int) -> dict[int, Fraction]:
+        throws = list(product(range(1, sides + 1), repeat=dice))
+        table: dict[int, Fraction] = {}
+        for throw in throws:
+            score = 1 if 1 in throw else sum(throw)
+            table[score] = table.get(score, 0) + Fraction(1, len(throws))
+        return table
+
+    chances = {dice: points(dice) for dice in range(1, max_dice + 1)}
+
+    @cache
+    def after_throw(mine: int, theirs: int, dice: int) -> Fraction:
+        """Expected utility for the thrower, before the dice are read."""
+        return sum(p * (1 if mine + s >= goal else -before_throw(theirs, mine + s))
+                   for s, p in chances[dice].items())
+
+    @cache
+    def before_throw(mine: int, theirs: int) -> Fraction:
+        """Expected utility for the player about to choose how many dice to throw."""
+        return max(after_throw(mine, theirs, dice) for dice in chances)
+
+    return {dice: after_throw(0, 0, dice) for dice in chances}
+
+
+@pytest.mark.parametrize("goal, sides, max_dice, table", [
+    (4, 3, 2, False), (10, 3, 2, True), (12, 4, 3, True), (8, 2, 3, True),
+])
+def test_expectiminimax_equals_dynamic_programming(goal: int, sides: int, max_dice: int,
+                                                   table: bool) -> None:
+    expected = dice_race_values(goal, sides, max_dice)
+    result = expectiminimax(DiceRace(goal, sides, max_dice), table=table)
+    assert result.move_values == expected
+    assert result.value == max(expected.values())
+    assert isinstance(result.value, Fraction) and result.exact
+    assert result.move == max(expected, key=expected.get) and result.pv == [result.move]
+
+
+def test_table_only_saves_work() -> None:
+    plain = expectiminimax(DiceRace(goal=5))
+    tabled = expectiminimax(DiceRace(goal=5), table=True)
+    assert plain.value == tabled.value and tabled.stats.nodes < plain.stats.nodes
+
+
+def test_depth_limited_expectiminimax_averages_the_evaluation() -> None:
+    # Depth 2: A throws, the dice are read, and the lead is evaluated: one die
+    # scores 2 on average, two dice 5/9 * 1 + (4 + 5 + 5 + 6) / 9 = 25/9.
+    result = expectiminimax(DiceRace(goal=10, sides=3), depth=2)
+    assert result.move_values == {1: Fraction(2, 10), 2: Fraction(25, 90)}
+    assert (result.move, result.exact) == (2, False)
+
+
+def test_chance_root_has_outcomes_but_no_move() -> None:
+    game = DiceRace(goal=4)
+    thrown = game.result(game.initial_state(), 1)
+    result = expectiminimax(game, thrown, trace=True)
+    assert (result.move, result.pv, result.to_move) == (None, [], None)
+    assert set(result.move_values) == {1, 2, 3}
+    assert result.tree.kind == "chance"
+    assert [c.probability for c in result.tree.children] == [Fraction(1, 3)] * 3
+    assert result.value == sum(c.probability * c.value for c in result.tree.children)
+
+
+def test_alphabeta_and_minimax_refuse_chance_games() -> None:
+    for search in (alphabeta, minimax):
+        with pytest.raises(SearchError, match="chance.*expectiminimax"):
+            search(DiceRace())
+
+
+def test_expectiminimax_without_chance_agrees_with_minimax() -> None:
+    result = expectiminimax(TicTacToe(), table=True)
+    assert result.value == 0 and len(result.pv) == 9
