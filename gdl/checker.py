@@ -322,7 +322,11 @@ class _Checker:
         if self.result is None:
             return
         scope = _Scope()
-        self.bind_target(self.result.target, ANY, scope)
+        # A move is one of the items of `moves` (or a chance outcome, whose kind is not known).
+        move = element(self.definition_kind("moves")) if "moves" in self.definitions else ANY
+        if "outcomes" in self.definitions:
+            move = ANY
+        self.bind_target(self.result.target, move, scope)
         self.check_block(self.result.body, scope, _Where(owner="result", state=True, in_result=True), [])
 
     # ---- statements
