@@ -1,4 +1,4 @@
-"""Game-tree searchers over the game protocol: minimax, alpha-beta, expectiminimax.
+"""Game-tree searchers over the game protocol: minimax, alpha-beta, expectiminimax, perft.
 
 They work on any object with the protocol described in ``searchers.protocol``:
 a game loaded from a .gdl file or a hand-written Python class.
@@ -7,6 +7,7 @@ a game loaded from a .gdl file or a hand-written Python class.
 from .alphabeta import alphabeta
 from .expectiminimax import expectiminimax
 from .minimax import minimax
+from .perft import perft
 from .results import SearchError, SearchResult, SearchStats, TraceNode
 
 __all__ = [
@@ -17,4 +18,5 @@ __all__ = [
     "alphabeta",
     "expectiminimax",
     "minimax",
+    "perft",
 ]

@@ -187,7 +187,7 @@ def run(
     started: float,
 ) -> SearchResult:
     """Run a search (iteratively deepened or not) and package its SearchResult."""
-    if deepening:
+    if deepening and depth != 0:
         outcome, reached = deepen(iterate, budget, depth)
     else:
         outcome = iterate(UNLIMITED if depth is None else depth, None)

@@ -249,8 +249,8 @@ def _alphabeta_iterations(
             counters.nodes, counters.leaves, counters.cutoffs = nodes, leaves, cutoffs
             counters.table_hits, counters.repetitions = table_hits, repetitions
             counters.deepest = deepest
-        if line is None:  # the root is terminal
-            return Outcome(value, None, [], tracer=tracer)
+        if line is None:  # the root is terminal, or cut off at depth 0
+            return Outcome(value, None, [], hit_horizon=horizon > 0, tracer=tracer)
         first, rest = line
         pv = pv_from_line(first, rest)
         if table is not None:

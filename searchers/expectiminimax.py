@@ -186,7 +186,7 @@ def _expectiminimax_iterations(
             counters.table_hits, counters.repetitions = table_hits, repetitions
             counters.deepest = deepest
         exact_values = {key: "exact" for key in root_values}
-        if line is None:  # the root is terminal or a chance node
+        if line is None:  # the root is terminal, a chance node or cut off at depth 0
             return Outcome(
                 value, None, [], root_values, exact_values,
                 hit_horizon=horizon > 0, tracer=tracer,

@@ -136,8 +136,8 @@ def _minimax_iterations(
         finally:
             counters.nodes, counters.leaves = nodes, leaves
             counters.repetitions, counters.deepest = repetitions, deepest
-        if line is None:  # the root is terminal
-            return Outcome(value, None, [], tracer=tracer)
+        if line is None:  # the root is terminal, or cut off at depth 0
+            return Outcome(value, None, [], hit_horizon=horizon > 0, tracer=tracer)
         first, rest = line
         return Outcome(
             value, first, pv_from_line(first, rest), root_values,

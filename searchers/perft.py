@@ -1,48 +1,40 @@
-"""Perft: counting move sequences, the chess programmers' test of move generation."""
+"""Perft: counting move sequences, to check a game's move generation."""
 
 from __future__ import annotations
 
-from typing import Any
+# typeguard skips functions with this decorator (its typeguard_ignore is the same
+# object); imported from typing so that typeguard is not needed at run time.
+from typing import no_type_check as typeguard_ignore
 
-try:
-    from typeguard import typeguard_ignore
-except ImportError:  # typeguard is only a test dependency
-    def typeguard_ignore(f: Any) -> Any:  # type: ignore[no-redef]
-        return f
+from .protocol import Game, State, has_chance
+from .results import SearchError
 
 
-def perft(game: Any, depth: int, state: Any = None) -> int:
-    """The number of move sequences of exactly `depth` moves from `state` (the initial state by
-    default) that pass through no terminal state before their last move.
+def perft(game: Game, depth: int, state: State | None = None) -> int:
+    """The number of sequences of exactly ``depth`` moves from ``state`` (default: the start).
 
-    At a chance node the outcomes count as moves.
+    As in chess programming, a sequence may end in a terminal state but not pass
+    through one; the outcomes of chance nodes count as moves.
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be 0 or more, got {depth}")
-    if state is None:
-        state = game.initial_state()
-    if depth == 0:
-        return 1
-    if game.is_terminal(state):
-        return 0
-    return _perft(game, state, depth)
+    if isinstance(depth, bool) or depth < 0:
+        raise SearchError(f"perft depth must be 0 or more, not {depth!r}")
+    root = game.initial_state() if state is None else state
+    actions, result, is_terminal = game.actions, game.result, game.is_terminal
+    is_chance = game.is_chance if has_chance(game) else None
+    chance_outcomes = getattr(game, "chance_outcomes", None)
 
+    @typeguard_ignore
+    def count(state, left):
+        if left == 0:
+            return 1
+        if is_terminal(state):
+            return 0
+        if is_chance is not None and is_chance(state):
+            moves = [outcome for outcome, _ in chance_outcomes(state)]
+        else:
+            moves = actions(state)
+        if left == 1:  # the last move: its results need not be generated
+            return len(moves)
+        return sum(count(result(state, move), left - 1) for move in moves)
 
-def _moves(game: Any, state: Any) -> Any:
-    if getattr(game, "has_chance", False) and game.is_chance(state):
-        return [outcome for outcome, _ in game.chance_outcomes(state)]
-    return game.actions(state)
-
-
-@typeguard_ignore
-def _perft(game: Any, state: Any, depth: int) -> int:
-    moves = _moves(game, state)
-    if depth == 1:
-        return len(moves)
-    result, is_terminal = game.result, game.is_terminal
-    total = 0
-    for move in moves:
-        child = result(state, move)
-        if not is_terminal(child):
-            total += _perft(game, child, depth - 1)
-    return total
+    return count(root, depth)

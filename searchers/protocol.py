@@ -82,8 +82,8 @@ def check_limits(
     beam: int | None = None,
 ) -> None:
     """Raise SearchError for a search limit that makes no sense."""
-    if depth is not None and (isinstance(depth, bool) or depth < 1):
-        raise SearchError(f"depth must be a positive number of moves, not {depth!r}")
+    if depth is not None and (isinstance(depth, bool) or depth < 0):
+        raise SearchError(f"depth must be a number of moves (0 or more), not {depth!r}")
     if time is not None and not time > 0:
         raise SearchError(f"time must be a positive number of seconds, not {time!r}")
     if max_nodes is not None and (isinstance(max_nodes, bool) or max_nodes < 1):

@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from searchers import SearchError, alphabeta, expectiminimax, minimax
+from searchers import SearchError, alphabeta, expectiminimax, minimax, perft
 from tests.pygames import DiceRace, TicTacToe
 
 
@@ -85,3 +85,10 @@ def test_alphabeta_and_minimax_refuse_chance_games() -> None:
 def test_expectiminimax_without_chance_agrees_with_minimax() -> None:
     result = expectiminimax(TicTacToe(), table=True)
     assert result.value == 0 and len(result.pv) == 9
+
+
+def test_perft_counts_chance_outcomes_as_moves() -> None:
+    game = DiceRace(goal=10, sides=3, max_dice=2)
+    # A chooses 1 or 2 dice; one die scores 1, 2 or 3 points; two dice score 1, 4, 5 or 6.
+    assert [perft(game, depth) for depth in range(3)] == [1, 2, 3 + 4]
+    assert perft(game, 3) == 7 * 2

@@ -42,7 +42,7 @@ def test_beam_needs_an_evaluation() -> None:
         alphabeta(TreeGame(AIMA_TREE), beam=2)
 
 
-@pytest.mark.parametrize("limit", [{"depth": 0}, {"max_nodes": 0}, {"time": 0}, {"beam": 0}])
+@pytest.mark.parametrize("limit", [{"depth": -1}, {"max_nodes": 0}, {"time": 0}, {"beam": 0}])
 def test_nonsense_limits_are_refused(limit: dict) -> None:
     with pytest.raises(SearchError):
         alphabeta(TicTacToe(), **limit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from searchers import alphabeta, expectiminimax, minimax
+from searchers import alphabeta, expectiminimax, minimax, perft
 from tests.pygames import TicTacToe
 
 CENTRE, CORNERS, EDGES = (1, 1), [(0, 0), (0, 2), (2, 0), (2, 2)], [(0, 1), (1, 0), (1, 2), (2, 1)]
@@ -77,3 +77,20 @@ def test_search_from_a_given_state_and_root_move_bounds() -> None:
         # O minimises: a refuted move is only shown to be no better than 0 for O.
         assert bound == "exact" and value == true or bound == "lower" and true >= value >= 0
     assert pruned.move_bounds[(0, 2)] == "lower"
+
+
+# Move sequences of each length that do not pass through a finished game.
+TIC_TAC_TOE_PERFT = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+
+
+def test_perft_counts_sequences_and_adds_up_to_the_game_tree() -> None:
+    counts = [perft(TicTacToe(), depth) for depth in range(10)]
+    assert counts == TIC_TAC_TOE_PERFT
+    assert sum(counts) == GAME_TREE_NODES and perft(TicTacToe(), 10) == 0
+
+
+def test_depth_zero_evaluates_the_root() -> None:
+    for search in (minimax, alphabeta, expectiminimax):
+        result = search(TicTacToe(), depth=0)
+        assert (result.value, result.move, result.pv, result.exact) == (0, None, [], False)
+        assert result.stats.nodes == 1 and result.stats.leaves == 1
