@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 
 class RuleError(Exception):
@@ -61,9 +61,12 @@ class Grid(tuple):  # type: ignore[type-arg]
     """
 
     __slots__ = ()
-    rows: int
-    cols: int
-    index: _CellIndex
+    if TYPE_CHECKING:
+        # Class attributes of each size's subclass, declared for type checkers only: at run
+        # time, class annotations on a tuple subclass make typeguard take it for a NamedTuple.
+        rows: int
+        cols: int
+        index: _CellIndex
 
     def __repr__(self) -> str:
         return "\n".join(self.row_texts())
