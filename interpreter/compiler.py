@@ -418,10 +418,11 @@ class _Compiler:
                 w.indent()
                 w.emit(f"global _last_{name}")
                 w.emit(f"if _last_{name}[0] is S: return _last_{name}[1]")
-                w.emit(f"_last_{name} = (S, d_{name}_uncached(S))")
+                w.emit(f"_last_{name} = (S, _uncached_{name}(S))")
                 w.emit(f"return _last_{name}[1]")
                 w.dedent()
-                w.emit(f"def d_{name}_uncached(S):")
+                # `_uncached_` (no `d_`): no name from the file can become it.
+                w.emit(f"def _uncached_{name}(S):")
             else:
                 w.emit(f"def d_{name}(S):")
             w.indent()
