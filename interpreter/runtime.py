@@ -42,14 +42,22 @@ def _put(target: Any, key: Any, value: Any) -> Any:
     raise RuleError(f"cannot change an item of {to_text(target)}")
 
 
-def _get(target: Any, key: Any, default: Any = None) -> Any:
+_NO_DEFAULT = object()
+
+
+def _get(target: Any, key: Any, default: Any = _NO_DEFAULT) -> Any:
     if isinstance(target, Grid):
         position = target.index.get(key) if isinstance(key, tuple) else None
-        return default if position is None else target[position]
-    if isinstance(target, Map):
-        return dict.get(target, key, default)
-    if isinstance(target, (tuple, str)) and isinstance(key, int) and -len(target) <= key < len(target):
+        if position is not None:
+            return target[position]
+    elif isinstance(target, Map):
+        if key in target:
+            return dict.__getitem__(target, key)
+    elif isinstance(target, (tuple, str)) and isinstance(key, int) and -len(target) <= key < len(target):
         return target[key]
+    if default is _NO_DEFAULT:
+        # Python's None is no value of the language: without a default, a miss is an error.
+        raise RuleError(f"get() found nothing at {to_text(key)}; give a default: get(x, key, default)")
     return default
 
 
