@@ -223,7 +223,7 @@ class Game(BaseGame):
             moves = self._moves(state)  # type: ignore[misc]
         except Exception as error:
             raise self._rule_error(error, state, "moves") from None
-        if not moves and not self.is_terminal(state):
+        if not moves and not self.is_terminal(state) and not self.is_chance(state):
             raise self._rule_failure("this state is not terminal, yet it has no moves (add a pass move, or end the game here)", "moves", state)
         return moves
 
@@ -276,9 +276,12 @@ class Game(BaseGame):
                 merged[outcome] = merged.get(outcome, 0) + probability
         except Exception as error:
             raise self._rule_error(error, state, "outcomes") from None
-        if any(p < 0 for p in merged.values()) or sum(merged.values()) != 1:
+        for outcome, probability in merged.items():
+            if probability < 0:
+                raise self._rule_failure(f"the probability of the outcome {to_text(outcome)} is negative: {to_text(probability)}", "outcomes", state)
+        if sum(merged.values()) != 1:
             total = to_text(sum(merged.values()))
-            raise self._rule_failure(f"the probabilities of the outcomes must be positive and add up to 1, not {total}", "outcomes", state)
+            raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
         return tuple(merged.items())
 
     def canonical(self, state: State) -> Any:
