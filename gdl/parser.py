@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast as python_ast
+import re
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -288,6 +289,8 @@ class _ToAst(Transformer):
         return tuple(clauses)
 
 
+_NEVER_CLOSED = "this bracket is never closed"
+
 # Broken snippets and what to say about them, for UnexpectedInput.match_examples.
 _EXAMPLES: dict[str, list[str]] = {
     "a block must start on a new, indented line after `:`": [
@@ -323,7 +326,7 @@ _EXAMPLES: dict[str, list[str]] = {
         "x = 1 if y\n",
         "x = f(1 if y)\n",
     ],
-    "this bracket is never closed": [
+    _NEVER_CLOSED: [
         "x = (1, 2\n",
         "x = [1, 2\n",
         "x = f(1\n",
@@ -340,6 +343,26 @@ _EXAMPLES: dict[str, list[str]] = {
         "param = 1\n",
     ],
 }
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
+
+
+def _unclosed_bracket(text: str) -> tuple[int, int] | None:
+    """The line and column of the last bracket that is opened and never closed (strings and
+    comments aside), or None."""
+    opened: list[int] = []
+    for match in _BRACKETS.finditer(text):
+        found = match.group()
+        if found in "([{":
+            opened.append(match.start())
+        elif found in ")]}" and opened:
+            opened.pop()
+    if not opened:
+        return None
+    offset = opened[-1]
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def _match_examples(error: UnexpectedInput) -> str | None:
@@ -383,13 +406,13 @@ def _describe_expected(names: set[str]) -> str:
 
 def _describe_token(token: Token) -> str:
     if token.type == "_NL":
-        return "the end of the line"
+        return "end of the line"
     if token.type == "_INDENT":
-        return "an indented line"
+        return "indented line"
     if token.type == "_DEDENT":
-        return "the end of the block"
+        return "end of the block"
     if token.type == "$END":
-        return "the end of the file"
+        return "end of the file"
     return f"`{token}`"
 
 
@@ -398,11 +421,15 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         if char == "'":
             return "strings are written in double quotes: \"like this\""
+        if char == '"':
+            return "this string is never closed: a string ends on the line it starts on"
         return f"unexpected character `{char}`"
     label = _match_examples(error)
     if label:
         return label
     token = getattr(error, "token", None)
+    if token is not None and token.type == "$END" and _unclosed_bracket(text) is not None:
+        return _NEVER_CLOSED
     if token is not None and token.type == "EQUAL":
         return "`=` gives a value; to compare, write `==`"
     if isinstance(error, UnexpectedEOF):
@@ -415,7 +442,10 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
 def _error_position(error: UnexpectedInput, source: Source) -> tuple[int, int]:
     line, column = error.line, error.column
     token = getattr(error, "token", None)
-    if token is not None and token.type in ("_NL", "_INDENT", "_DEDENT"):
+    if token is not None and token.type == "_INDENT" and token.end_line is not None:
+        # An unexpected indent: point at the first character of the indented line.
+        line, column = token.end_line, token.end_column
+    elif token is not None and token.type in ("_NL", "_DEDENT"):
         # A newline token starts at the end of the previous line: point there.
         line, column = token.line, token.column
     if line is None or line < 1:
@@ -440,7 +470,10 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
         ) from None
     except UnexpectedInput as error:
         line, column = _error_position(error, source)
-        raise source.error(GdlSyntaxError, _syntax_message(error, text), line, column) from None
+        message = _syntax_message(error, text)
+        if message == _NEVER_CLOSED:
+            line, column = _unclosed_bracket(text) or (line, column)
+        raise source.error(GdlSyntaxError, message, line, column) from None
     try:
         return _ToAst().transform(tree)
     except VisitError as error:  # pragma: no cover - a transformer bug, not a user mistake
