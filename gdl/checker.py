@@ -35,6 +35,7 @@ SPECIAL_FUNCTIONS: dict[str, tuple[int, Kind]] = {"move_name": (1, STRING)}
 REQUIRED = ("to_move", "moves", "terminal", "utility")
 
 _STATE = "$state"  # the dependency of a name that reads a state field
+_RESERVED = "`{name}`: names starting with `__` are reserved; choose another name"
 
 
 @dataclass
@@ -138,6 +139,9 @@ class _Checker:
         if name in BUILTIN_SYMBOLS:
             self.error(node, f"`{name}` is a built-in symbol; choose another name")
             return False
+        if name.startswith("__"):
+            self.error(node, _RESERVED.format(name=name))
+            return False
         if what == "function" and name in BUILTINS:
             self.error(node, f"`{name}` is a built-in function; choose another name")
             return False
@@ -207,12 +211,9 @@ class _Checker:
         if self.result is None:
             self.error(start, "a game needs a `result(move):` block saying how a move changes the state")
         for name in REQUIRED:
-            if name not in self.definitions:
-                what = SPECIAL_DEFINITIONS[name][1]
-                if name in self.functions:
-                    self.error(self.functions[name], f"`{name}` must be a definition (`{name} = ...`), not a function")
-                else:
-                    self.error(start, f"a game needs `{name} = ...`: {what}")
+            # A function of that name is reported by check_specials.
+            if name not in self.definitions and name not in self.functions:
+                self.error(start, f"a game needs `{name} = ...`: {SPECIAL_DEFINITIONS[name][1]}")
 
     # ---- parameters and their overrides
     def check_params(self) -> dict[str, ast.Expr]:
@@ -234,7 +235,20 @@ class _Checker:
             kind = self.infer(param.default, _Scope(), where)
             if name in self.overrides:
                 given = self.overrides[name]
+                known_errors = len(self.errors)
                 given_kind = self.infer(given, _Scope(), where)
+                if len(self.errors) > known_errors:
+                    # The value comes from the command line, not from the file: no line to show.
+                    problem = self.errors[known_errors].message
+                    del self.errors[known_errors:]
+                    raise GdlParamError(f"the value given for parameter `{name}` is not valid: {problem}", file=self.source.name)
+                bad_item = _bad_item(given_kind, kind)
+                if bad_item is not None:
+                    raise GdlParamError(
+                        f"each item of parameter `{name}` must be {describe(element(kind))} "
+                        f"(default {self.source_text(param.default)}), but one given is {describe(bad_item)}",
+                        file=self.source.name,
+                    )
                 if not _param_fits(given_kind, kind):
                     raise GdlParamError(
                         f"parameter `{name}` is {describe(kind)} (default {self.source_text(param.default)}), "
@@ -398,7 +412,9 @@ class _Checker:
 
     # ---- names bound by let, for, comprehensions and parameters
     def bind_name(self, name: str, kind: Kind, scope: _Scope, node: ast.Node) -> None:
-        if name in self.top or name in BUILTIN_SYMBOLS:
+        if name.startswith("__"):
+            self.error(node, _RESERVED.format(name=name))
+        elif name in self.top or name in BUILTIN_SYMBOLS:
             what = self.top[name][0] if name in self.top else "built-in symbol"
             self.error(node, f"`{name}` is already a {what}; choose another name for this local")
         elif scope.lookup(name) is not None:
@@ -697,20 +713,29 @@ class _Checker:
         if self.tree is None:
             return
         parents: dict[str, ast.TreeRow] = {}
-        children: set[str] = set()
+        children: dict[str, bool] = {}  # each child's name -> whether it was named automatically
+        automatic = "a leaf without a name is called after its parent and position"
         for row in self.tree.rows:
             if row.parent in parents:
                 self.error(row, f"node `{row.parent}` has two rows (first at line {parents[row.parent].line})")
             parents[row.parent] = row
-            for child in row.children:
-                if child.name is not None:
-                    if child.name in children:
-                        self.error(child, f"node `{child.name}` appears twice as a child; each node has one parent")
-                    children.add(child.name)
+            for position, child in enumerate(row.children, start=1):
+                name = child.name if child.name is not None else f"{row.parent}{position}"
+                if name in children:
+                    if child.name is None or children[name]:
+                        self.error(child, f"two nodes are called `{name}` ({automatic}); rename the other node")
+                    else:
+                        self.error(child, f"node `{name}` appears twice as a child; each node has one parent")
+                children[name] = child.name is None
         for row in self.tree.rows:
-            for child in row.children:
+            for position, child in enumerate(row.children, start=1):
                 if child.value is None and child.name not in parents:
                     self.error(child, f"node `{child.name}` has no row of its own: give it children (`{child.name} -> ...`) or a value")
+                elif child.value is not None:
+                    name = child.name if child.name is not None else f"{row.parent}{position}"
+                    if name in parents:
+                        also = f" ({automatic})" if child.name is None else ""
+                        self.error(child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both")
         roots = [name for name in parents if name not in children]
         if len(roots) != 1:
             self.error(self.tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}")
@@ -745,6 +770,17 @@ def _param_fits(given: Kind, default: Kind) -> bool:
     if given.name in sequences and default.name in sequences:
         return True
     return fits(given, default) or (given.name == default.name)
+
+
+def _bad_item(given: Kind, default: Kind) -> Kind | None:
+    """For a list or tuple override of a list or tuple parameter: the kind of an item that does
+    not fit the default's items, if any."""
+    sequences = {"list", "tuple"}
+    if given.name not in sequences or default.name not in sequences:
+        return None
+    wanted = element(default)
+    items = given.args if given.name == "tuple" else given.args[:1]
+    return next((item for item in items if not fits(item, wanted)), None)
 
 
 def _always_returns(block: ast.Block) -> bool:
