@@ -141,8 +141,8 @@ def _alphabeta_iterations(
 
         @typeguard_ignore
         def search(state, alpha, beta, ply):
-            nonlocal nodes, leaves, cutoffs, table_hits, repetitions, deepest
-            nonlocal horizon, dropped_moves, check_at, line
+            """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
+            nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
             if nodes >= check_at:
                 check_at = budget.check(nodes)
             nodes += 1
@@ -171,12 +171,12 @@ def _alphabeta_iterations(
                 if tracer is not None:
                     tracer.leaf(state, to_move(state), ply, value, "evaluation", (alpha, beta))
                 return value
-            remaining = max_depth - ply
             hint = hints.get(key) if hints else None
             if table is not None and ply:
                 entry = table.get(key)
                 if entry is not None:
                     stored, bound, draft, complete, stored_move, _ = entry
+                    remaining = max_depth - ply
                     if (draft == remaining or (complete and remaining > draft)) and (
                         bound == EXACT
                         or (bound == LOWER and stored >= beta)
@@ -187,10 +187,17 @@ def _alphabeta_iterations(
                             horizon += 1
                         line = None
                         if tracer is not None:
-                            tracer.leaf(state, to_move(state), ply, stored, "table", (alpha, beta), bound)
+                            tracer.leaf(state, to_move(state), ply, stored, "table",
+                                        (alpha, beta), bound)
                         return stored
                     if table_move_first and stored_move is not None:
                         hint = stored_move
+            return expand(state, key, alpha, beta, ply, hint)
+
+        @typeguard_ignore
+        def expand(state, key, alpha, beta, ply, hint):
+            """Search the moves of ``state``, ``hint`` first, and store what was learnt."""
+            nonlocal cutoffs, dropped_moves, line
             player = to_move(state)
             maximizing = player == max_player
             moves = actions(state)
@@ -226,7 +233,7 @@ def _alphabeta_iterations(
                         beta = value
                     if alpha >= beta:
                         if orderer is not None:
-                            orderer.reward(move, maximizing, ply, remaining)
+                            orderer.reward(move, maximizing, ply, max_depth - ply)
                         if i + 1 < len(moves):
                             cutoffs += 1
                             if tracer is not None:
@@ -236,10 +243,11 @@ def _alphabeta_iterations(
             bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
             if table is not None and repetitions == repetitions_before:
                 complete = horizon == horizon_before
-                table[key] = (best, bound, remaining, complete, best_move, state)
+                table[key] = (best, bound, max_depth - ply, complete, best_move, state)
             if tracer is not None:
                 kind = "max" if maximizing else "min"
-                tracer.close(state, player, kind, ply, (alpha0, beta0), best, bound, pruned, skipped)
+                tracer.close(state, player, kind, ply, (alpha0, beta0), best, bound,
+                             pruned, skipped)
             line = best_line
             return best
 

@@ -27,8 +27,9 @@ class MoveOrderer:
 
     The hint (best move from the table or the previous iteration) comes first,
     then this ply's killer moves, then the rest by history score and by the
-    evaluation (utility, if terminal) of the child for the mover; sorting is stable, so ties keep the
-    game's order.  With a beam only the ``beam`` best moves by evaluation are kept.
+    evaluation (utility, if terminal) of the child for the mover; sorting is
+    stable, so ties keep the game's order.  With a beam only the ``beam`` best
+    moves by evaluation are kept.
     """
 
     def __init__(

@@ -330,7 +330,7 @@ class Nim:
         return (tuple(sorted(state[0])), state[1])
 
 
-# --------------------------------------------------------------------------- explicit trees and graphs
+# ------------------------------------------------------------------ explicit trees and graphs
 
 Tree = Mapping[str, Sequence["str | Number"]]
 
