@@ -142,7 +142,8 @@ class Game(BaseGame):
         value = self._names["d_" + name]
         return lambda state: value
 
-    def _load_symmetries(self) -> list[tuple[int, tuple[int, ...]]] | None:
+    def _load_symmetries(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]] | None:
+        """Each symmetry as the cell permutation of every grid field: (field position, order)."""
         if "symmetries" not in self.checked.definitions:
             return None
         definition = self.checked.definitions["symmetries"]
@@ -150,8 +151,9 @@ class Game(BaseGame):
             raise self.checked.source.error(GdlError, "`symmetries` must not depend on the state", definition.line, definition.column)
         maps = self._names["d_symmetries"]
         grids = [(i, v) for i, v in enumerate(self._initial) if isinstance(v, Grid)]
-        permutations = []
+        symmetries = []
         for cell_map in maps:
+            permutations = []
             if not isinstance(cell_map, Map):
                 raise self.checked.source.error(GdlError, "each symmetry must be a map from cell to cell", definition.line, definition.column)
             for position, board in grids:
@@ -162,7 +164,8 @@ class Game(BaseGame):
                 for source_cell, target_cell in cell_map.items():
                     order[board.index[target_cell]] = board.index[source_cell]
                 permutations.append((position, tuple(order)))
-        return permutations
+            symmetries.append(tuple(permutations))
+        return symmetries
 
     # ---- errors
     def _rule_error(self, error: BaseException, state: State | None, rule: str | None = None) -> GdlError:
@@ -289,10 +292,13 @@ class Game(BaseGame):
         if not self._symmetries:
             return state
         variants = [state]
-        for position, order in self._symmetries:
-            board = state[position]
-            turned = tuple.__new__(type(board), [board[i] for i in order])
-            variants.append(state[:position] + (turned,) + state[position + 1:])
+        for permutations in self._symmetries:
+            # A symmetry turns every board of the state at once.
+            fields = list(state)
+            for position, order in permutations:
+                board = fields[position]
+                fields[position] = tuple.__new__(type(board), [board[i] for i in order])
+            variants.append(tuple.__new__(type(state), fields))
         return min(variants, key=hash)
 
     def repetition_utility(self, state: State, player: str) -> Number:
