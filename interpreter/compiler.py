@@ -171,7 +171,7 @@ class _Compiler:
             return f"d_{name}(S)" if self.uses_state(name) else "d_" + name
         raise AssertionError(refers)
 
-    def expr_TupleExpr(self, node: ast.TupleExpr) -> str:
+    def expr_TupleExpr(self, node: ast.TupleExpr | ast.ListExpr) -> str:
         items = [self.expr(item) for item in node.items]
         if len(items) == 1:
             return f"({items[0]},)"
