@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from typing import Any, Callable
+from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from gdl.checker import CheckedGame
 from gdl.errors import GdlError, GdlRuntimeError
@@ -213,6 +214,7 @@ class Game(BaseGame):
         """The state the game starts in."""
         return self._initial
 
+    @typeguard_ignore
     def to_move(self, state: State) -> str:
         """The player whose turn it is (the symbol `chance` at a chance node)."""
         try:
@@ -220,6 +222,7 @@ class Game(BaseGame):
         except Exception as error:
             raise self._rule_error(error, state, "to_move") from None
 
+    @typeguard_ignore
     def actions(self, state: State) -> tuple[Any, ...]:
         """The legal moves, in the order the file lists them."""
         try:
@@ -230,6 +233,7 @@ class Game(BaseGame):
             raise self._rule_failure("this state is not terminal, yet it has no moves (add a pass move, or end the game here)", "moves", state)
         return moves
 
+    @typeguard_ignore
     def result(self, state: State, move: Any) -> State:
         """The state after `move` (or after a chance outcome)."""
         try:
@@ -237,6 +241,7 @@ class Game(BaseGame):
         except Exception as error:
             raise self._rule_error(error, state) from None
 
+    @typeguard_ignore
     def is_terminal(self, state: State) -> bool:
         """Whether the game is over."""
         try:
@@ -244,6 +249,7 @@ class Game(BaseGame):
         except Exception as error:
             raise self._rule_error(error, state, "terminal") from None
 
+    @typeguard_ignore
     def utility(self, state: State, player: str) -> Number:
         """The score of a terminal state for `player` (zero-sum: the second player's is negated)."""
         try:
@@ -254,6 +260,7 @@ class Game(BaseGame):
             raise self._rule_failure(f"`utility` must be a number, got {to_text(value)}", "utility", state)
         return value if player == self.players[0] else -value
 
+    @typeguard_ignore
     def evaluate(self, state: State, player: str) -> Number:
         """The heuristic score of a state for `player`, from the file's `evaluation`."""
         if self._evaluation is None:
@@ -264,10 +271,12 @@ class Game(BaseGame):
             raise self._rule_error(error, state, "evaluation") from None
         return value if player == self.players[0] else -value
 
+    @typeguard_ignore
     def is_chance(self, state: State) -> bool:
         """Whether dice decide in this state."""
         return self.has_chance and self.to_move(state) is CHANCE
 
+    @typeguard_ignore
     def chance_outcomes(self, state: State) -> tuple[tuple[Any, Number], ...]:
         """The outcomes of a chance node and their probabilities (equal outcomes merged)."""
         if self._outcomes is None:
@@ -287,6 +296,7 @@ class Game(BaseGame):
             raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
         return tuple(merged.items())
 
+    @typeguard_ignore
     def canonical(self, state: State) -> Any:
         """One key shared by all the states the game's `symmetries` make equivalent."""
         if not self._symmetries:
@@ -301,6 +311,7 @@ class Game(BaseGame):
             variants.append(tuple.__new__(type(state), fields))
         return min(variants, key=hash)
 
+    @typeguard_ignore
     def repetition_utility(self, state: State, player: str) -> Number:
         """The score of a position that repeats, from the file's `repetition` (a draw without it)."""
         try:

@@ -1,5 +1,7 @@
 """What compiled rules may call: the built-in functions and a few helpers, nothing else.
 
+These run inside every search, so they are marked `typeguard_ignore`.
+
 The compiled code runs with an empty `__builtins__`; this module's `namespace` is the whole of
 the Python it can reach.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
+from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, make_grid, number, to_text
 
@@ -16,18 +19,21 @@ LOOP_LIMIT = 100_000
 """A `while` loop that runs more often than this is a rule error, not a hang."""
 
 
+@typeguard_ignore
 def _grid(rows: int, cols: int, fill: Any) -> Grid:
     if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
         raise RuleError(f"a grid needs positive numbers of rows and columns, got {to_text(rows)} x {to_text(cols)}")
     return make_grid(rows, cols, (fill,) * (rows * cols))
 
 
+@typeguard_ignore
 def _index(target: Any, key: Any) -> Any:
     if isinstance(target, Grid):
         return target[target.index[key]]
     return target[key]
 
 
+@typeguard_ignore
 def _put(target: Any, key: Any, value: Any) -> Any:
     if isinstance(target, Grid):
         return target.with_cell(key, value)
@@ -45,6 +51,7 @@ def _put(target: Any, key: Any, value: Any) -> Any:
 _NO_DEFAULT = object()
 
 
+@typeguard_ignore
 def _get(target: Any, key: Any, default: Any = _NO_DEFAULT) -> Any:
     if isinstance(target, Grid):
         position = target.index.get(key) if isinstance(key, tuple) else None
@@ -61,10 +68,12 @@ def _get(target: Any, key: Any, default: Any = _NO_DEFAULT) -> Any:
     return default
 
 
+@typeguard_ignore
 def _divide(a: Any, b: Any) -> Any:
     return number(Fraction(a) / Fraction(b)) if b != 0 else _fail("division by zero")
 
 
+@typeguard_ignore
 def _power(a: Any, b: Any) -> Any:
     if isinstance(b, int) and abs(b) > 10_000:
         raise RuleError(f"the exponent {b} is too large")
@@ -72,14 +81,17 @@ def _power(a: Any, b: Any) -> Any:
     return number(Fraction(result)) if isinstance(result, float) else result
 
 
+@typeguard_ignore
 def _fail(message: str) -> Any:
     raise RuleError(message)
 
 
+@typeguard_ignore
 def _loop_limit() -> None:
     raise RuleError(f"a `while` loop ran more than {LOOP_LIMIT} times")
 
 
+@typeguard_ignore
 def _range(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise RuleError("range() step must not be zero")
@@ -87,6 +99,7 @@ def _range(*args: int) -> tuple[int, ...]:
 
 
 def _minmax(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @typeguard_ignore
     def choose(*args: Any) -> Any:
         items = args[0] if len(args) == 1 else args
         items = tuple(items)
@@ -97,6 +110,7 @@ def _minmax(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
     return choose
 
 
+@typeguard_ignore
 def _count(items: Iterable[Any], value: Any = None, *rest: Any) -> int:
     if rest:
         raise RuleError("count() takes a list and at most one value")
@@ -106,6 +120,7 @@ def _count(items: Iterable[Any], value: Any = None, *rest: Any) -> int:
     return items.count(value)
 
 
+@typeguard_ignore
 def _index_of(items: Sequence[Any], value: Any) -> int:
     for position, item in enumerate(items):
         if item == value:
@@ -113,10 +128,12 @@ def _index_of(items: Sequence[Any], value: Any) -> int:
     raise RuleError(f"{to_text(value)} is not in {to_text(tuple(items))}")
 
 
+@typeguard_ignore
 def _list(items: Any) -> tuple[Any, ...]:
     return tuple(items)
 
 
+@typeguard_ignore
 def _cells(*args: Any) -> tuple[tuple[int, int], ...]:
     if len(args) == 1 and isinstance(args[0], Grid):
         rows, cols = args[0].rows, args[0].cols
@@ -131,20 +148,24 @@ def _dimensions(args: tuple[int, ...]) -> tuple[int, int]:
     return (args[0], args[0]) if len(args) == 1 else (args[0], args[1])
 
 
+@typeguard_ignore
 def _rows(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     rows, cols = _dimensions(args)
     return tuple(tuple((r, c) for c in range(cols)) for r in range(rows))
 
 
+@typeguard_ignore
 def _columns(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     rows, cols = _dimensions(args)
     return tuple(tuple((r, c) for r in range(rows)) for c in range(cols))
 
 
+@typeguard_ignore
 def _diagonals(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     return (tuple((i, i) for i in range(n)), tuple((i, n - 1 - i) for i in range(n)))
 
 
+@typeguard_ignore
 def _windows(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     found = []
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
@@ -156,10 +177,12 @@ def _windows(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...],
     return tuple(found)
 
 
+@typeguard_ignore
 def _offset(cell: tuple[int, int], step: tuple[int, int], n: int = 1) -> tuple[int, int]:
     return (cell[0] + step[0] * n, cell[1] + step[1] * n)
 
 
+@typeguard_ignore
 def _directions(n: int) -> tuple[tuple[int, int], ...]:
     if n == 4:
         return ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -172,6 +195,7 @@ def _cell_map(n_rows: int, n_cols: int, transform: Callable[[int, int], tuple[in
     return Map({(r, c): transform(r, c) for r in range(n_rows) for c in range(n_cols)})
 
 
+@typeguard_ignore
 def _dihedral(n: int) -> tuple[Map, ...]:
     last = n - 1
     transforms = (
@@ -182,24 +206,29 @@ def _dihedral(n: int) -> tuple[Map, ...]:
     return tuple(_cell_map(n, n, t) for t in transforms)
 
 
+@typeguard_ignore
 def _mirror(rows: int, cols: int) -> tuple[Map, ...]:
     return (_cell_map(rows, cols, lambda r, c: (r, cols - 1 - c)),)
 
 
+@typeguard_ignore
 def _join(separator: str, items: Iterable[Any]) -> str:
     return str(separator).join(to_text(item) for item in items)
 
 
+@typeguard_ignore
 def _pad(value: Any, width: int) -> str:
     return to_text(value).rjust(width)
 
 
+@typeguard_ignore
 def _show(board: Grid, legend: Map | None = None) -> str:
     if not isinstance(board, Grid):
         raise RuleError(f"show() draws a grid, not {to_text(board)}")
     return "\n".join(board.row_texts(legend))
 
 
+@typeguard_ignore
 def _product(items: Iterable[Any], n: int) -> tuple[tuple[Any, ...], ...]:
     items = tuple(items)
     if len(items) ** max(n, 0) > 1_000_000:
@@ -207,6 +236,7 @@ def _product(items: Iterable[Any], n: int) -> tuple[tuple[Any, ...], ...]:
     return tuple(itertools.product(items, repeat=n))
 
 
+@typeguard_ignore
 def _sign(x: Any) -> int:
     return (x > 0) - (x < 0)
 
@@ -215,6 +245,7 @@ def player_functions(players: tuple[Symbol, ...]) -> dict[str, Callable[[Any], S
     """`other` and `next` for a game with these players."""
     following = {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}
 
+    @typeguard_ignore
     def other(player: Any) -> Symbol:
         if len(players) != 2:
             raise RuleError("other() is for two-player games; use next()")
@@ -223,6 +254,7 @@ def player_functions(players: tuple[Symbol, ...]) -> dict[str, Callable[[Any], S
         except KeyError:
             raise RuleError(f"{to_text(player)} is not a player") from None
 
+    @typeguard_ignore
     def next_player(player: Any) -> Symbol:
         try:
             return following[player]

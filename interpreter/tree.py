@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
+from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from gdl.checker import CheckedGame
 from interpreter.game import BaseGame, Number, State
@@ -51,22 +52,27 @@ class TreeGame(BaseGame):
         """The root node."""
         return self._initial
 
+    @typeguard_ignore
     def to_move(self, state: State) -> str:
         """The player at this depth: the first player at even depths."""
         return self.players[self.depth[state[0]] % len(self.players)]
 
+    @typeguard_ignore
     def actions(self, state: State) -> tuple[Any, ...]:
         """The children of the node, left to right."""
         return self.children.get(state[0], ())
 
+    @typeguard_ignore
     def result(self, state: State, move: Any) -> State:
         """The child the move names."""
         return (move,)
 
+    @typeguard_ignore
     def is_terminal(self, state: State) -> bool:
         """Whether the node is a leaf."""
         return state[0] in self.values
 
+    @typeguard_ignore
     def utility(self, state: State, player: str) -> Number:
         """The leaf's value for the first player; negated for the second."""
         value = self.values[state[0]]

@@ -6,6 +6,8 @@ from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
+from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
+
 
 
 class RuleError(Exception):
@@ -71,6 +73,7 @@ class Grid(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return "\n".join(self.row_texts())
 
+    @typeguard_ignore
     def with_cell(self, cell: Any, value: Any) -> Grid:
         """A copy with one cell changed."""
         cells = list(self)
@@ -118,6 +121,7 @@ class Map(dict):  # type: ignore[type-arg]
             self._hash = hash(frozenset(self.items()))
             return self._hash
 
+    @typeguard_ignore
     def with_item(self, key: Any, value: Any) -> Map:
         """A copy with one key set."""
         copy = Map(self)
