@@ -209,4 +209,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from gdl.cli import main as cli_main  # the module proper, so its exception classes are the ones raised
+
+    sys.exit(cli_main())

@@ -1,0 +1,67 @@
+"""`gdl check --deep`: what random games reveal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gdl.cli import main
+
+GAME = """\
+game "Lint"
+players A, B
+state:
+    n = 0
+    mover = A
+to_move = mover
+moves = MOVES
+result(m):
+    n += m
+    mover = other(mover)
+terminal = TERMINAL
+utility = 1 if mover == B else -1
+evaluation = EVALUATION
+"""
+
+
+def lint(tmp_path: Path, capsys: pytest.CaptureFixture[str], moves: str = "[1, 2]", terminal: str = "n >= 4", evaluation: str = "0") -> tuple[int, str]:
+    path = tmp_path / "lint.gdl"
+    path.write_text(GAME.replace("MOVES", moves).replace("TERMINAL", terminal).replace("EVALUATION", evaluation))
+    status = main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)])
+    return status, capsys.readouterr().err
+
+
+def test_a_sound_game_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert lint(tmp_path, capsys) == (0, "")
+
+
+def test_moves_listed_twice_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, moves="[1, 1]")
+    assert status == 1
+    assert "the moves of a state are not all distinct (1 listed more than once)" in err
+
+
+def test_a_dead_end_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, moves="[1] if n < 2 else []")
+    assert status == 1
+    assert "this state is not terminal, yet it has no moves" in err
+    assert "lint.gdl:7:1: error" in err
+
+
+def test_a_game_that_never_ends_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, terminal="n < 0")
+    assert status == 1
+    assert "a random game did not end within 50 moves" in err
+
+
+def test_an_evaluation_that_misorders_terminal_states_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, evaluation="1 if mover == A else -1")
+    assert status == 1
+    assert "the evaluation ranks a terminal state worth -1 to A (evaluation 1) above one worth 1 (evaluation -1)" in err
+
+
+@pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/textbook/aima.gdl"])
+def test_bundled_games_pass_the_deep_check(path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--deep", "--games", "100", path]) == 0
+    assert "deep check ok: 100 random games" in capsys.readouterr().out

@@ -1,0 +1,69 @@
+"""`gdl tree`: the searched tree as the textbooks draw it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from gdl.cli import main
+
+
+def tree(capsys: object, *args: str) -> str:
+    """The standard output of `gdl tree ARGS`."""
+    assert main(["tree", *args]) == 0
+    return capsys.readouterr().out  # type: ignore[attr-defined]
+
+
+def leaf_values(text: str) -> list[int]:
+    """The leaf values of a text tree, in the order the search evaluated them."""
+    found = re.findall(r"= (-?\d+)  leaf #(\d+)", text)
+    return [int(value) for value, _ in sorted(found, key=lambda pair: int(pair[1]))]
+
+
+def test_aima_alphabeta_prunes_c2_and_c3(capsys: object) -> None:
+    text = tree(capsys, "games/textbook/aima.gdl", "--algorithm", "alphabeta")
+    assert leaf_values(text) == [3, 12, 8, 2, 14, 5, 2]
+    assert re.findall(r"(\w+)  pruned", text) == ["C2", "C3"]
+    assert "C  MIN <= 2  [alpha 3, beta +inf]" in text
+    assert "value 3, best move B; 7 leaves evaluated" in text
+
+
+def test_pruning_tree_prunes_e2_and_all_of_g(capsys: object) -> None:
+    text = tree(capsys, "games/textbook/pruning.gdl")
+    assert leaf_values(text) == [2, 3, 5, 0, 1]
+    assert re.findall(r"(\w+)  pruned", text) == ["E2", "G"]
+
+
+def test_minimax_prunes_nothing(capsys: object) -> None:
+    text = tree(capsys, "games/textbook/aima.gdl", "--algorithm", "minimax")
+    assert "pruned" not in text
+    assert leaf_values(text) == [3, 12, 8, 2, 4, 6, 14, 5, 2]
+
+
+def test_dot_marks_max_min_leaves_and_pruned_branches(capsys: object) -> None:
+    text = tree(capsys, "games/textbook/aima.gdl", "--format", "dot")
+    assert text.startswith("digraph search {")
+    assert text.count("shape=triangle") == 1      # A, the MAX root
+    assert text.count("shape=invtriangle") == 3   # B, C, D
+    assert text.count("shape=box") == 7           # the evaluated leaves
+    assert text.count("style=dashed") == 2        # C2 and C3
+
+
+def test_svg_is_written_to_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "aima.svg"
+    done = subprocess.run(
+        [sys.executable, "-m", "gdl", "tree", "games/textbook/aima.gdl", "--format", "svg", "-o", str(out)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    picture = out.read_text()
+    assert "<svg" in picture and "</svg>" in picture
+    assert picture.count("pruned") == 2
+
+
+def test_max_nodes_keeps_big_trees_readable(capsys: object) -> None:
+    text = tree(capsys, "games/tictactoe.gdl", "--depth", "2", "--max-nodes", "5")
+    assert "more nodes not shown (raise --max-nodes)" in text
+    assert text.startswith("root  MAX = 1")
