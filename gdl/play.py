@@ -11,7 +11,7 @@ from gdl.cli import UsageError, load_game, move_text, number_text
 from gdl.errors import GdlError
 
 HELP = """\
-Type a move's number or its name; or one of:
+Type a move's name, or its number in the list of legal moves; or one of:
   hint   what the searcher would play here, and its value
   undo   take back your last move (and the replies to it)
   quit   stop the game
@@ -153,13 +153,14 @@ class Match:
             self.say(f"`{text}` is not a legal move here. Legal moves: {legal} (or a number 1-{len(moves)}).")
 
     def pick(self, moves: list[Any], text: str) -> Any:
-        """The move the text names: its number in the list, or its printed name."""
-        if text.isdigit() and 1 <= int(text) <= len(moves):
-            return moves[int(text) - 1]
+        """The move the text names: by its printed name first, else by its number in the list."""
         try:
             return self.game.parse_move(self.state, text)
         except GdlError:
-            return None
+            pass
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        return None
 
     def undo(self) -> bool:
         """Go back to the human's previous turn; False when there is none."""
