@@ -16,7 +16,7 @@ OTHELLO = Path(__file__).resolve().parents[2] / "games" / "othello.gdl"
 BLACK, WHITE, PASS = symbol("Black"), symbol("White"), symbol("pass")
 
 # Known perft counts from the 8x8 start (passes counted as moves).
-PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200}
+PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092}
 
 
 @pytest.fixture(scope="module")
@@ -130,12 +130,10 @@ def test_4x4_is_a_white_win_by_8() -> None:
     assert set(full.move_values.values()) == {-8}
 
 
-def test_4x4_minimax_after_two_moves_agrees() -> None:
-    small = gdl.load(OTHELLO, size=4)
-    s = small.initial_state()
-    s = small.result(s, small.parse_move(s, "b1"))
-    s = small.result(s, small.parse_move(s, "a1"))
-    assert minimax(small, s).value == alphabeta(small, s).value == -8
+def test_4x4_minimax_over_the_whole_tree_agrees() -> None:
+    result = minimax(gdl.load(OTHELLO, size=4))
+    assert (result.value, result.exact) == (-8, True)
+    assert result.move_values == {1: -8, 4: -8, 11: -8, 14: -8}
 
 
 def test_6x6_starts_with_four_moves() -> None:
@@ -149,7 +147,8 @@ def test_6x6_starts_with_four_moves() -> None:
 def test_evaluation_and_display(game: Any) -> None:
     s = game.initial_state()
     assert game.evaluate(s, "Black") == 0
-    after = game.result(s, 37)  # f5: 4 black, 1 white; black 3 replies, white 3 moves
+    after = game.result(s, 37)  # f5: 4 black discs to 1 white, 3 moves for each side
     assert game.evaluate(after, "Black") == 3
     assert game.display(after).splitlines()[5] == " 5 . . . x x x . ."
     assert game.display(after).splitlines()[-1] == "White (o) to move"
+
