@@ -423,7 +423,7 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
             return "strings are written in double quotes: \"like this\""
         if char == '"':
             return "this string is never closed: a string ends on the line it starts on"
-        return f"unexpected character `{char}`"
+        return f"unexpected character `{char}`: names are made of letters, digits and `_`"
     label = _match_examples(error)
     if label:
         return label
@@ -434,9 +434,36 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
         return "`=` gives a value; to compare, write `==`"
     if isinstance(error, UnexpectedEOF):
         return "the file ends in the middle of a declaration"
-    expected = getattr(error, "accepts", None) or getattr(error, "expected", set())
-    found = _describe_token(token) if token is not None else "this"
-    return f"unexpected {found}; expected {_describe_expected(set(expected))}"
+    expected = set(getattr(error, "accepts", None) or getattr(error, "expected", set()))
+    return _guess(token, expected, text) or (
+        f"unexpected {_describe_token(token) if token is not None else 'this'}; "
+        f"expected {_describe_expected(expected)}"
+    )
+
+
+_LINE_ENDS = {"_NL", "$END", "RPAR", "RSQB", "RBRACE", "COMMA", "COLON"}
+_STARTS_EXPRESSION = {"NAME", "NUMBER", "DECIMAL", "STRING", "LPAR", "LSQB", "LBRACE"}
+
+
+def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
+    """A message for the usual mistakes, told apart by what the parser expected to see."""
+    if token is None:
+        return None
+    kind = token.type
+    if kind in ("_NL", "$END") and "COLON" in expected:
+        return "missing `:` at the end of this line"
+    if "ELSE" in expected and kind in _LINE_ENDS:
+        return "an `if` expression needs an `else`: write `A if CONDITION else B`"
+    if "_INDENT" in expected and kind != "_INDENT":
+        return "a block must start on a new, indented line after `:`"
+    if kind == "_INDENT":
+        return "this line is indented, but no block is open here (only the lines after a `:` are indented)"
+    before = text[: token.start_pos] if token.start_pos is not None else text
+    if _unclosed_bracket(before) is not None and before.rstrip(" \t").endswith("\n"):
+        return _NEVER_CLOSED
+    if kind in _STARTS_EXPRESSION and expected & {"PLUS", "STAR", "OR", "AND"}:
+        return "two expressions in a row: is an operator or a comma missing?"
+    return None
 
 
 def _error_position(error: UnexpectedInput, source: Source) -> tuple[int, int]:
@@ -472,7 +499,9 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
         line, column = _error_position(error, source)
         message = _syntax_message(error, text)
         if message == _NEVER_CLOSED:
-            line, column = _unclosed_bracket(text) or (line, column)
+            token = getattr(error, "token", None)
+            upto = text[: token.start_pos] if token is not None and token.start_pos is not None else text
+            line, column = _unclosed_bracket(upto) or (line, column)
         raise source.error(GdlSyntaxError, message, line, column) from None
     try:
         return _ToAst().transform(tree)
