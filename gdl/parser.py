@@ -423,7 +423,9 @@ def _syntax_message(error: UnexpectedInput, text: str) -> str:
             return "strings are written in double quotes: \"like this\""
         if char == '"':
             return "this string is never closed: a string ends on the line it starts on"
-        return f"unexpected character `{char}`: names are made of letters, digits and `_`"
+        if char in "$@!?&`~^|;\\":
+            return f"unexpected character `{char}`: names are made of letters, digits and `_`"
+        return f"unexpected character `{char}`"
     label = _match_examples(error)
     if label:
         return label
