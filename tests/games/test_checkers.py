@@ -89,6 +89,7 @@ def test_a_multi_jump_is_one_move() -> None:
     # Black has no piece left: it cannot move and loses.
     assert g.is_terminal(after) and g.to_move(after) == BLACK
     assert g.utility(after, "Black") == -1 and g.utility(after, "White") == 1
+    assert g.evaluate(after, "White") == 1000
     result = alphabeta(g)
     assert (result.value, result.exact, game_move(g, result.move)) == (-1, True, "22x15x6")
 

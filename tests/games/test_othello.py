@@ -109,6 +109,8 @@ def test_a_player_without_a_move_passes() -> None:
     # White has no disc left: neither player can move.
     assert small.is_terminal(end)
     assert small.utility(end, "Black") == 3 and small.utility(end, "White") == -3
+    # A finished game is evaluated as 100 times its utility.
+    assert small.evaluate(end, "Black") == 300
     # The pass counts as a move in perft: pass, c1, then the game is over.
     assert [perft(small, d, s) for d in (1, 2, 3)] == [1, 1, 0]
 
