@@ -451,7 +451,9 @@ class GraphGame:
 
     ``arcs`` maps a node to its successors; ``values`` gives the terminal nodes'
     values from the first player's view.  Cycles are allowed, so positions (node
-    and mover) may repeat; the game has no repetition rule of its own.
+    and mover) may repeat; the game has no repetition rule of its own.  A node
+    may also be reached after different numbers of moves: a transposition
+    between depths.  ``estimates`` (first player's view) gives an evaluation.
     """
 
     def __init__(
@@ -460,10 +462,17 @@ class GraphGame:
         values: Mapping[str, Number],
         start: str,
         players: tuple[str, str] = ("MAX", "MIN"),
+        estimates: Mapping[str, Number] | None = None,
     ) -> None:
         """The token starts on ``start`` with the first player to move."""
         self.arcs, self.values, self.start, self.players = arcs, values, start, players
         self.name = "graph game"
+        self._estimates = estimates
+
+    @property
+    def has_evaluation(self) -> bool:
+        """Whether estimates were given."""
+        return self._estimates is not None
 
     def initial_state(self) -> GraphState:
         """The token on the start node, first player to move."""
@@ -488,6 +497,13 @@ class GraphGame:
     def utility(self, state: GraphState, player: str) -> Number:
         """The node's value, negated for the second player."""
         value = self.values[state[0]]
+        return value if player == self.players[0] else -value
+
+    def evaluate(self, state: GraphState, player: str) -> Number:
+        """The node's estimate, negated for the second player."""
+        if self._estimates is None:
+            raise ValueError("this graph has no estimates")
+        value = self._estimates[state[0]]
         return value if player == self.players[0] else -value
 
 

@@ -125,9 +125,9 @@ class MirroredGame:
 
 
 @st.composite
-def random_graphs(draw: st.DrawFn, size: int = 5) -> GraphGame:
+def random_graphs(draw: st.DrawFn, max_size: int = 5) -> GraphGame:
     """A random game on a directed graph with cycles; some nodes are terminal."""
-    nodes = [f"v{i}" for i in range(size)]
+    nodes = [f"v{i}" for i in range(draw(st.integers(2, max_size)))]
     values = {f"t{i}": draw(VALUES) for i in range(3)}
     arcs = {}
     for node in nodes:
@@ -135,6 +135,23 @@ def random_graphs(draw: st.DrawFn, size: int = 5) -> GraphGame:
                                 unique=True))
         arcs[node] = targets
     return GraphGame(arcs, values, start="v0")
+
+
+@st.composite
+def random_acyclic_graphs(draw: st.DrawFn, max_size: int = 7) -> GraphGame:
+    """A random game on a graph without cycles, with estimates.
+
+    Arcs lead only to later nodes, so a node can be reached after different
+    numbers of moves: transpositions between depths.
+    """
+    size = draw(st.integers(2, max_size))
+    nodes = [f"v{i}" for i in range(size)]
+    values = {f"t{i}": draw(VALUES) for i in range(3)}
+    arcs = {node: draw(st.lists(st.sampled_from(nodes[i + 1:] + list(values)),
+                                min_size=1, max_size=3, unique=True))
+            for i, node in enumerate(nodes)}
+    estimates = {node: draw(VALUES) for node in nodes}
+    return GraphGame(arcs, values, start="v0", estimates=estimates)
 
 
 def reference_value(game: Any, state: Any = None, line: tuple = ()) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from searchers import SearchError, alphabeta, expectiminimax, minimax
-from tests.pygames import AIMA_TREE, ConnectK, Subtraction, TicTacToe, TreeGame
+from tests.pygames import AIMA_TREE, ConnectK, GraphGame, Subtraction, TicTacToe, TreeGame
 
 SEARCHERS = [minimax, alphabeta, expectiminimax]
 # The AIMA tree with an estimate for every inner node (MAX's view).
@@ -102,3 +102,20 @@ def test_minimax_iterative_deepening_counts_every_iteration() -> None:
     result = minimax(TicTacToe(), max_nodes=5000)
     assert (result.stats.depth, result.stats.nodes) == (4, 5000)
     assert result.value == minimax(TicTacToe(), depth=4).value
+
+
+def test_table_entries_are_reused_only_at_the_depth_they_were_searched_to() -> None:
+    # v2 is met first one move from the root (3 moves left: its line is cut off
+    # at v6, estimated 0) and again three moves down, where only v4 (estimated
+    # 5) is in reach.  Reusing the deeper result there would make the value 0.
+    game = GraphGame(
+        {"v0": ["v2", "v1"], "v1": ["v3"], "v3": ["v2"], "v2": ["v4"], "v4": ["v5"],
+         "v5": ["v6"], "v6": ["t"]},
+        {"t": 9}, start="v0",
+        estimates={"v0": 0, "v1": 0, "v2": 0, "v3": 0, "v4": 5, "v5": 0, "v6": 0},
+    )
+    assert minimax(game, depth=4).move_values == {"v2": 0, "v1": 5}
+    for result in (alphabeta(game, depth=4, table=True, ordering=True),
+                   alphabeta(game, depth=4, table=True),
+                   expectiminimax(game, depth=4, table=True)):
+        assert (result.value, result.move, result.exact) == (5, "v1", False)

@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from searchers import SearchResult, alphabeta, expectiminimax, minimax
-from tests.pygames import TreeGame
+from tests.pygames import GraphGame, TreeGame
 from tests.searchers.random_games import (
     MirroredGame,
+    random_acyclic_graphs,
     random_dags,
     random_graphs,
     random_trees,
@@ -81,6 +82,15 @@ def test_depth_limited_searchers_agree_with_transpositions(game: TreeGame, depth
 
 
 @FEW
+@given(random_acyclic_graphs(), st.integers(1, 4))
+def test_depth_limited_searchers_agree_across_transpositions_between_depths(
+    game: GraphGame, depth: int,
+) -> None:
+    # A table entry searched deeper than needed here would change the value.
+    check_agreement(game, depth)
+
+
+@FEW
 @given(random_dags())
 def test_symmetric_positions_share_table_entries(base: TreeGame) -> None:
     game = MirroredGame(base)
@@ -94,6 +104,21 @@ def test_symmetric_positions_share_table_entries(base: TreeGame) -> None:
         for move in result.pv:  # a legal line, whatever the orientation
             assert move in game.actions(state)
             state = game.result(state, move)
+
+
+def test_hints_from_a_mirror_image_are_checked_for_legality() -> None:
+    # "c" is reached in both orientations (through "a" and through "b"); the
+    # previous iteration's move from one is not legal in the other.
+    base = TreeGame({"r": ["a", "b"], "a": ["c"], "b": ["c"], "c": ["d"], "d": [1, 2]},
+                    estimates={"r": 0, "a": 0, "b": 0, "c": 0, "d": 0})
+    game = MirroredGame(base)
+    orientations = {game.result(game.result(game.initial_state(), move), next_move)[1]
+                    for move in game.actions(game.initial_state())
+                    for next_move in game.actions(game.result(game.initial_state(), move))}
+    assert orientations == {0, 1}
+    for options in ({"symmetry": True}, {"symmetry": True, "ordering": True}):
+        result = alphabeta(game, max_nodes=10**6, **options)
+        assert (result.value, result.stats.depth, result.exact) == (1, 4, True)  # MIN picks 1
 
 
 @FEW
@@ -112,9 +137,11 @@ def test_principal_variation_reaches_a_leaf_with_the_value(game: TreeGame) -> No
 def test_searchers_agree_on_cyclic_graphs(game: object) -> None:
     expected = reference_value(game)
     assert minimax(game).value == expected
-    for options in [{}, {"ordering": True}, {"killers": True, "history": True}]:
+    for options in [{}, {"ordering": True}, {"killers": True, "history": True}, {"table": True},
+                    {"table": True, "killers": True, "history": True}]:
         assert alphabeta(game, **options).value == expected, options
     assert expectiminimax(game).value == expected
+    assert expectiminimax(game, table=True).value == expected
 
 
 def knuth_moore_leaves(branching: int, depth: int) -> int:

@@ -22,6 +22,8 @@ SEARCHES = [
 class Evaluated:
     """``game`` with an evaluation that knows nothing (0), so that it can deepen iteratively."""
 
+    has_evaluation = True
+
     def __init__(self, game: object) -> None:
         self.game = game
 
@@ -58,6 +60,25 @@ def test_passing_subtraction_values(name: str, search, stones: int, score: int) 
         assert expected == -1
     elif score <= 0:
         assert expected == score  # A cannot force a win; either side can pass
+
+
+# Found by random search: storing the value of a position whose subtree was cut
+# short by a repetition, and reusing it where that line does not repeat, gives 0
+# for these games instead of -2.
+POISONERS = [
+    GraphGame({"v0": ["v1", "v3", "v0"], "v1": ["v1", "t2"], "v3": ["v0", "t1", "v3"]},
+              {"t1": -3, "t2": -2}, start="v0"),
+    GraphGame({"v0": ["v1"], "v1": ["v1", "v2"], "v2": ["t0", "v2", "t2"]},
+              {"t0": -2, "t2": -3}, start="v0"),
+]
+
+
+@pytest.mark.parametrize("game", POISONERS)
+def test_values_that_depend_on_a_repetition_stay_out_of_the_table(game: GraphGame) -> None:
+    assert reference_value(game) == -2
+    for options in ({"table": True}, {"table": True, "ordering": True, "killers": True}):
+        assert alphabeta(game, **options).value == -2
+    assert expectiminimax(game, table=True).value == -2
 
 
 def test_repeated_positions_are_traced_as_leaves() -> None:
