@@ -435,6 +435,9 @@ class _Compiler:
                 params.insert(0, "S")
             w.emit(f"def f_{name}({', '.join(params)}):", function)
             w.indent()
+            # A function that does not read the state may be called while the constants are
+            # computed, before any hoisted value exists: only state-reading ones hoist.
+            self.hoisting = self.uses_state(name)
             if self.uses_state(name):
                 self.state_prologue(function.body)
             if isinstance(function.body, ast.Block):
@@ -442,6 +445,7 @@ class _Compiler:
             else:
                 self.emit_return(function.body)
             w.dedent()
+        self.hoisting = True
         self.grid_fields = set()
         if game.result is not None:
             self.compile_result(game.result)
