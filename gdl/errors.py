@@ -41,7 +41,8 @@ class GdlError(Exception):
         text = f"{self.location()}: error: {self.message}"
         if self.source_line is not None and self.column is not None:
             line = self.source_line.rstrip("\r\n").expandtabs(8)
-            caret = " " * (self.column - 1) + "^"
+            # The caret goes under the column's character, tabs expanded as in the line.
+            caret = " " * len(self.source_line[: self.column - 1].expandtabs(8)) + "^"
             text += f"\n    {line}\n    {caret}"
         return text
 
