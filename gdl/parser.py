@@ -365,23 +365,31 @@ def _unclosed_bracket(text: str) -> tuple[int, int] | None:
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
+def _automaton_state(error: UnexpectedInput) -> Any:
+    """The LALR state the parser failed in. (Lark's ParserState also compares the depth of its
+    stack, which differs between the first declaration of a file and the others.)"""
+    state = getattr(error, "state", None)
+    return getattr(state, "position", state)
+
+
 def _match_examples(error: UnexpectedInput) -> str | None:
-    """The label of the example that fails in the same parser state (as Lark's match_examples)."""
-    same_state = None
+    """The label of the example that fails in the same parser state, expecting the same
+    terminals, on a token of the same type."""
+    token = getattr(error, "token", None)
     for label, snippets in _EXAMPLES.items():
         for snippet in snippets:
             try:
                 _parser().parse(snippet, start="start")
             except UnexpectedInput as example:
-                if example.state != error.state:
+                if _automaton_state(example) != _automaton_state(error):
                     continue
                 accepts = getattr(example, "accepts", None)
                 if accepts is not None and accepts != getattr(error, "accepts", accepts):
                     continue
-                if getattr(example, "token", None) == getattr(error, "token", None):
+                found = getattr(example, "token", None)
+                if found is not None and token is not None and found.type == token.type:
                     return label
-                same_state = same_state or label
-    return same_state
+    return None
 
 
 def _describe_expected(names: set[str]) -> str:
