@@ -64,6 +64,7 @@ def _parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "value"],
+        cache=True,  # the LALR tables, kept in the temporary directory between runs
     )
 
 
