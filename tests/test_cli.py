@@ -1,0 +1,274 @@
+"""The `gdl` command, run as a real process: check, perft and solve, `-p` overrides, help, and
+errors that never end in a Python traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.gdl"))
+
+
+def gdl_script() -> str:
+    """The installed `gdl` console script: on the PATH, or next to this Python."""
+    found = shutil.which("gdl") or shutil.which("gdl", path=str(Path(sys.executable).parent))
+    assert found is not None, "the gdl console script is not installed"
+    return found
+
+
+def gdl(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run `gdl ARGS...` from the project root."""
+    env = {k: v for k, v in os.environ.items() if k != "GDL_DEBUG"}
+    return subprocess.run(
+        [gdl_script(), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def no_traceback(run: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in run.stdout + run.stderr
+    assert "internal error" not in run.stderr
+
+
+# ---- the entry point ---------------------------------------------------------------------------
+
+
+def test_the_gdl_script_is_installed_and_runs() -> None:
+    script = gdl_script()
+    assert Path(script).name == "gdl"
+    scripts = {e.name: e.value for e in entry_points(group="console_scripts")}
+    assert scripts.get("gdl") == "gdl.cli:main"
+    run = subprocess.run([sys.executable, "-c", "from gdl.cli import main; print(callable(main))"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == "True\n"
+
+
+def test_python_m_gdl_is_the_same_command() -> None:
+    run = subprocess.run([sys.executable, "-m", "gdl", "check", "games/subtraction.gdl"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0
+    assert run.stdout.startswith("games/subtraction.gdl: ok: Subtraction")
+
+
+# ---- gdl check ---------------------------------------------------------------------------------
+
+
+def test_check_accepts_every_bundled_game() -> None:
+    assert {"games/tictactoe.gdl", "games/nim.gdl", "games/subtraction.gdl", "games/textbook/aima.gdl"} <= set(GAMES)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = dict(zip(GAMES, pool.map(lambda path: gdl("check", path), GAMES)))
+    for path, run in runs.items():
+        assert run.returncode == 0, f"{path}: {run.stderr}"
+        assert run.stdout.startswith(f"{path}: ok: "), run.stdout
+        assert run.stderr == ""
+
+
+def test_check_says_what_it_found() -> None:
+    run = gdl("check", "games/nim.gdl")
+    assert run.stdout == "games/nim.gdl: ok: Nim: 2 players (First, Second); parameters piles=(3, 4, 5), misere=false\n"
+
+
+BROKEN = """game "Broken"
+players A, B
+state:
+    n = 0
+to_move = A
+moves = [1, 2]
+result(m):
+    n += mm
+terminal = n >= "three"
+utility = 0
+"""
+
+
+def test_check_reports_every_mistake_with_its_line_and_a_caret(tmp_path: Path) -> None:
+    path = tmp_path / "broken.gdl"
+    path.write_text(BROKEN)
+    run = gdl("check", str(path))
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"{path}:8:10: error: unknown name `mm`; did you mean `m`?",
+        "        n += mm",
+        "             ^",
+        f"{path}:9:12: error: `>=` compares numbers (or strings), not an integer and a string",
+        '    terminal = n >= "three"',
+        "               ^",
+    ]
+    no_traceback(run)
+
+
+def test_check_reports_a_syntax_error(tmp_path: Path) -> None:
+    path = tmp_path / "syntax.gdl"
+    path.write_text(BROKEN.replace("utility = 0", "utility = 'zero'"))
+    run = gdl("check", str(path))
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        f'{path}:10:11: error: strings are written in double quotes: "like this"',
+        "    utility = 'zero'",
+        "              ^",
+    ]
+    no_traceback(run)
+
+
+def test_check_of_a_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "missing.gdl"
+    run = gdl("check", str(path))
+    assert run.returncode == 1
+    assert run.stderr == f"{path}: error: cannot read the game file: No such file or directory\n"
+    no_traceback(run)
+
+
+def test_a_rule_that_fails_while_running_is_reported_with_the_state(tmp_path: Path) -> None:
+    path = tmp_path / "failing.gdl"
+    path.write_text(BROKEN.replace("n += mm", "n += 1 / (m - 2)").replace('n >= "three"', "n >= 3 or n <= -3"))
+    assert gdl("check", str(path)).returncode == 0  # nothing is wrong before the game runs
+    # perft plays the moves in order: 1 from the start (fine), then 2 from the start.
+    run = gdl("perft", str(path), "--depth", "2")
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        f"{path}:8:5: error: division by zero",
+        "        n += 1 / (m - 2)",
+        "        ^",
+        "in the state:",
+        "    n = 0",
+    ]
+    assert json.loads(gdl("perft", str(path), "--depth", "1", "--json").stdout)["nodes"] == 2
+    no_traceback(run)
+    run = gdl("solve", str(path))
+    assert run.returncode == 1
+    assert run.stderr.splitlines()[:4] == [
+        f"{path}:8:5: error: division by zero",
+        "        n += 1 / (m - 2)",
+        "        ^",
+        "in the state:",
+    ]
+    no_traceback(run)
+
+
+# ---- parameters on the command line ------------------------------------------------------------
+
+
+def test_p_overrides_a_parameter() -> None:
+    run = gdl("check", "games/nim.gdl", "-p", "piles=(1, 2)", "-p", "misere=true")
+    assert run.returncode == 0
+    assert run.stdout == "games/nim.gdl: ok: Nim: 2 players (First, Second); parameters piles=(1, 2), misere=true\n"
+    run = gdl("perft", "games/nim.gdl", "-p", "piles=(1, 2)", "--depth", "1", "--json")
+    assert json.loads(run.stdout)["nodes"] == 3
+    run = gdl("perft", "games/tictactoe.gdl", "--param", "size=4", "--depth", "2", "--json")
+    assert json.loads(run.stdout)["nodes"] == 240
+
+
+@pytest.mark.parametrize(
+    ("option", "status", "message"),
+    [
+        ("pile=3", 1, "games/nim.gdl: error: the game has no parameter `pile`; did you mean `piles`? (its parameters: piles, misere)"),
+        ("piles=3", 1, "games/nim.gdl: error: parameter `piles` is a tuple (default (3, 4, 5)), but an integer was given"),
+        ("misere=1", 1, "games/nim.gdl: error: parameter `misere` is a boolean (default false), but an integer was given"),
+        ('piles=(1, "a")', 1, "games/nim.gdl: error: each item of parameter `piles` must be an integer (default (3, 4, 5)), but one given is a string"),
+        ("piles=(1,", 1, "games/nim.gdl: error: -p piles: `(1,` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
+        ("piles=__import__('os')", 1, "games/nim.gdl: error: -p piles: `__import__('os')` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
+        ("piles=zz", 1, "games/nim.gdl: error: the value given for parameter `piles` is not valid: unknown name `zz`"),
+        ("piles", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `piles`"),
+        ("=3", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `=3`"),
+    ],
+)
+def test_a_bad_p_option_fails_without_a_traceback(option: str, status: int, message: str) -> None:
+    run = gdl("check", "games/nim.gdl", "-p", option)
+    assert run.returncode == status
+    assert run.stdout == ""
+    assert run.stderr == message + "\n"
+    no_traceback(run)
+
+
+# ---- gdl perft and gdl solve -------------------------------------------------------------------
+
+
+def test_perft_of_tictactoe_at_depth_nine() -> None:
+    run = gdl("perft", "games/tictactoe.gdl", "--depth", "9", "--json")
+    assert run.returncode == 0
+    result = json.loads(run.stdout)
+    assert (result["depth"], result["nodes"]) == (9, 127872)
+
+
+def test_perft_in_words() -> None:
+    run = gdl("perft", "games/textbook/aima.gdl", "--depth", "2")
+    assert run.returncode == 0
+    assert run.stdout.startswith("perft(2) = 9  (")
+
+
+def test_solve_tictactoe() -> None:
+    run = gdl("solve", "games/tictactoe.gdl", "--json")
+    assert run.returncode == 0
+    result = json.loads(run.stdout)
+    assert result["value"] == 0 and result["exact"] is True
+    assert result["to_move"] == "X"
+    cells = {f"({r}, {c})" for r in range(3) for c in range(3)}
+    assert result["best_move"] in cells
+    assert set(result["move_values"]) == cells
+    assert len(result["principal_variation"]) == 9 and result["principal_variation"][0] == result["best_move"]
+    assert result["stats"]["nodes"] > 0 and result["stats"]["seconds"] >= 0
+
+
+def test_solve_subtraction_of_five() -> None:
+    run = gdl("solve", "games/subtraction.gdl", "-p", "stones=5", "--json")
+    assert run.returncode == 0
+    result = json.loads(run.stdout)
+    assert (result["value"], result["exact"], result["best_move"], result["to_move"]) == (1, True, "2", "First")
+    assert result["move_values"]["2"] == 1
+
+
+def test_solve_subtraction_in_words() -> None:
+    run = gdl("solve", "games/subtraction.gdl", "-p", "stones=6")
+    assert run.returncode == 0
+    assert run.stdout.startswith("Subtraction: Second wins (value -1)\n")
+
+
+def test_solve_a_textbook_tree_with_minimax() -> None:
+    run = gdl("solve", "games/textbook/aima.gdl", "--algorithm", "minimax", "--json")
+    result = json.loads(run.stdout)
+    assert (result["value"], result["best_move"], result["move_values"]) == (3, "B", {"B": 3, "C": 2, "D": 2})
+
+
+# ---- help --------------------------------------------------------------------------------------
+
+
+def subcommands() -> list[str]:
+    from gdl.cli import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    return sorted(action.choices)
+
+
+def test_help_lists_every_command_with_examples() -> None:
+    run = gdl("--help")
+    assert run.returncode == 0
+    assert "examples:" in run.stdout
+    assert {"check", "perft", "solve"} <= set(subcommands())
+    for command in subcommands():
+        assert f"\n    {command} " in run.stdout
+    for command in ("check", "perft", "solve"):
+        assert f"\n  gdl {command} games/" in run.stdout
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_each_command_has_help_with_an_example(command: str) -> None:
+    run = gdl(command, "--help")
+    assert run.returncode == 0
+    assert "example" in run.stdout
+    assert f"  gdl {command} games/" in run.stdout
+    assert "-p NAME=VALUE" in run.stdout
+
+
+def test_no_command_is_a_usage_error() -> None:
+    run = gdl()
+    assert run.returncode == 2
+    assert "usage: gdl" in run.stderr
+    no_traceback(run)
