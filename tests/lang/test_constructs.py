@@ -776,12 +776,12 @@ TREE = """game "Small tree"
 players MAX, MIN
 tree:
     R -> L, b: 8, -2    # a named leaf between an inner node and an automatic one
-    L -> 3, 1.5
+    L -> 3, 5
 """
 
 
 def test_tree_tables_name_leaves_after_their_parent_unless_named() -> None:
-    game = gdl.loads(TREE.replace("1.5", "5"))
+    game = gdl.loads(TREE)
     root = game.initial_state()
     assert root == ("R",)
     assert game.actions(root) == ("L", "b", "R3")
@@ -793,13 +793,6 @@ def test_tree_tables_name_leaves_after_their_parent_unless_named() -> None:
     assert not game.is_terminal(root) and not game.is_terminal(("L",)) and game.is_terminal(("L2",))
     assert game.display(("b",)) == "b = 8" and game.display(root) == "R"
     assert perft(game, 1) == 3 and perft(game, 2) == 2
-
-
-def test_tree_leaves_cannot_be_decimals() -> None:
-    # A design gap: the AST allows fractional leaves, the grammar only integers.
-    with pytest.raises(gdl.GdlSyntaxError) as caught:
-        gdl.loads(TREE)
-    assert (caught.value.message, caught.value.line, caught.value.column) == ("unexpected character `.`", 5, 14)
 
 
 SYMMETRIC = """game "Corners"
