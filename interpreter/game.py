@@ -8,6 +8,7 @@ from typing import Any, Callable
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from gdl.checker import CheckedGame
+from gdl.kinds import INT, Kind
 from gdl.errors import GdlError, GdlRuntimeError
 from interpreter import runtime
 from interpreter.compiler import compile_game
@@ -152,6 +153,12 @@ class Game(BaseGame):
             raise self.checked.source.error(GdlError, "`symmetries` must not depend on the state", definition.line, definition.column)
         maps = self._names["d_symmetries"]
         grids = [(i, v) for i, v in enumerate(self._initial) if isinstance(v, Grid)]
+        # Fields that hold a cell (row, col), such as the last move, turn with the boards.
+        self._cell_fields = tuple(
+            i for i, f in enumerate(self.checked.fields)
+            if self.checked.kind_of(f.initial) == Kind("tuple", (INT, INT))
+        )
+        self._cell_maps = tuple(dict(m) for m in maps if isinstance(m, Map))
         symmetries = []
         for cell_map in maps:
             permutations = []
@@ -302,12 +309,14 @@ class Game(BaseGame):
         if not self._symmetries:
             return state
         variants = [state]
-        for permutations in self._symmetries:
-            # A symmetry turns every board of the state at once.
+        for permutations, cell_map in zip(self._symmetries, self._cell_maps):
+            # A symmetry turns every board of the state, and every cell it holds, at once.
             fields = list(state)
             for position, order in permutations:
                 board = fields[position]
                 fields[position] = tuple.__new__(type(board), [board[i] for i in order])
+            for position in self._cell_fields:
+                fields[position] = cell_map.get(fields[position], fields[position])
             variants.append(tuple.__new__(type(state), fields))
         return min(variants, key=hash)
 
