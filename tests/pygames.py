@@ -104,8 +104,13 @@ class TicTacToe:
         return 0 if winner is None else 1 if winner == player else -1
 
     def evaluate(self, state: TTTState, player: str) -> int:
-        """Lines open for ``player`` minus lines open for the opponent."""
+        """Lines open for ``player`` minus lines open for the opponent; a won board scores
+        +-10, beyond any count of lines, so the evaluation orders terminal states as the
+        utility does."""
         board = state[0]
+        winner = _ttt_winner(board)
+        if winner is not None:
+            return 10 if winner == player else -10
         open_x = sum(1 for line in _TTT_LINES if all(board[i] != "O" for i in line))
         open_o = sum(1 for line in _TTT_LINES if all(board[i] != "X" for i in line))
         return open_x - open_o if player == "X" else open_o - open_x
