@@ -61,7 +61,7 @@ def test_an_evaluation_that_misorders_terminal_states_is_reported(tmp_path: Path
     assert "the evaluation ranks a terminal state worth -1 to A (evaluation 1) above one worth 1 (evaluation -1)" in err
 
 
-@pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/textbook/aima.gdl"])
+@pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/tictactoe.gdl", "games/textbook/aima.gdl"])
 def test_bundled_games_pass_the_deep_check(path: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--deep", "--games", "100", path]) == 0
     assert "deep check ok: 100 random games" in capsys.readouterr().out
