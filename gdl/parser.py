@@ -76,6 +76,10 @@ def _token_at(token: Token) -> dict[str, int]:
     return {"line": token.line or 1, "column": token.column or 1}
 
 
+def _number_value(digits: Token) -> int | Fraction:
+    return Fraction(str(digits)) if digits.type == "DECIMAL" else int(digits)
+
+
 def _binary(op: str) -> Any:
     def build(self: Any, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.Binary:
         return ast.Binary(op, left, right, **_at(meta))
@@ -135,17 +139,17 @@ class _ToAst(Transformer):
     def tree_node(self, meta: Any, name: Token) -> ast.TreeChild:
         return ast.TreeChild(str(name), None, **_at(meta))
 
-    def tree_leaf(self, meta: Any, value: int) -> ast.TreeChild:
+    def tree_leaf(self, meta: Any, value: int | Fraction) -> ast.TreeChild:
         return ast.TreeChild(None, value, **_at(meta))
 
-    def tree_named_leaf(self, meta: Any, name: Token, value: int) -> ast.TreeChild:
+    def tree_named_leaf(self, meta: Any, name: Token, value: int | Fraction) -> ast.TreeChild:
         return ast.TreeChild(str(name), value, **_at(meta))
 
-    def signed_number(self, meta: Any, digits: Token) -> int:
-        return int(digits)
+    def signed_number(self, meta: Any, digits: Token) -> int | Fraction:
+        return _number_value(digits)
 
-    def negative_number(self, meta: Any, digits: Token) -> int:
-        return -int(digits)
+    def negative_number(self, meta: Any, digits: Token) -> int | Fraction:
+        return -_number_value(digits)
 
     # ---- statements
     def block(self, meta: Any, *statements: ast.Statement) -> ast.Block:
