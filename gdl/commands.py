@@ -105,10 +105,13 @@ def result_text(game: Any, result: Any) -> str:
         lines.append(f"value of each move (for {game.players[0]}):")
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
+        bounded = False
         for move, value in result.move_values.items():
-            bound = result.move_bounds.get(move, "exact")
-            note = {"upper": "  (at most: pruned)", "lower": "  (at least: pruned)"}.get(bound, "")
-            lines.append(f"  {names[move].ljust(width)}  {number_text(value)}{note}")
+            sign = {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "")
+            bounded = bounded or bool(sign)
+            lines.append(f"  {names[move].ljust(width)}  {sign}{number_text(value)}")
+        if bounded:
+            lines.append("  (<= and >= are bounds: alpha-beta proved only that these moves are no better)")
     stats = result.stats
     lines.append(
         f"{result.algorithm}: {stats.nodes:,} nodes, depth {stats.depth}, {stats.seconds:.2f} s"
