@@ -72,7 +72,7 @@ def speed_table(title: str, columns: Columns, searches: list[tuple[str, Search]]
 
 
 def inline_minimax(game: Any) -> tuple[Any, int]:
-    """Textbook minimax as a plain recursive function: the value and the nodes visited."""
+    """Textbook minimax as a lean recursive function: the value and the nodes visited."""
     first = game.players[0]
     to_move, actions, result = game.to_move, game.actions, game.result
     is_terminal, utility = game.is_terminal, game.utility
@@ -83,8 +83,13 @@ def inline_minimax(game: Any) -> tuple[Any, int]:
         nodes += 1
         if is_terminal(state):
             return utility(state, first)
-        values = [value(result(state, move)) for move in actions(state)]
-        return max(values) if to_move(state) == first else min(values)
+        maximizing = to_move(state) == first
+        best = None
+        for move in actions(state):
+            v = value(result(state, move))
+            if best is None or (v > best if maximizing else v < best):
+                best = v
+        return best
 
     return value(game.initial_state()), nodes
 

@@ -91,7 +91,9 @@ def _minimax_iterations(
                 if tracer is not None:
                     tracer.leaf(state, None, ply, value, "utility")
                 return value
-            if state in path:
+            on_path = len(path)
+            path.add(state)  # adding and then counting hashes the state once, not twice
+            if len(path) == on_path:
                 repetitions += 1
                 line = None
                 value = score_repetition(state)
@@ -99,6 +101,7 @@ def _minimax_iterations(
                     tracer.leaf(state, to_move(state), ply, value, "repetition")
                 return value
             if ply == max_depth:
+                path.discard(state)
                 leaves += 1
                 horizon += 1
                 line = None
@@ -111,7 +114,6 @@ def _minimax_iterations(
             moves = actions(state)
             if not moves:
                 raise no_moves_error(game, state)
-            path.add(state)
             if tracer is not None:
                 tracer.open()
             best = best_line = None
