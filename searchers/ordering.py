@@ -7,7 +7,7 @@ from collections.abc import Sequence
 # object); imported from typing so that typeguard is not needed at run time.
 from typing import no_type_check as typeguard_ignore
 
-from .protocol import Game, Move, State, has_evaluation
+from .protocol import Game, Move, has_evaluation
 
 # History bonuses grow with the height of the subtree below the cut-off; an
 # unlimited search has no known height, so the ply stands in for it.
