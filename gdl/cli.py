@@ -198,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        hint = " (a search stopped before finishing its first move has nothing to show; --time SECONDS always has an answer)" if args.command == "solve" else ""
+        print(f"gdl {args.command}: interrupted{hint}", file=sys.stderr)
         return 130
     except Exception as error:  # a bug in gdl itself, not a mistake of the user's
         if os.environ.get("GDL_DEBUG"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any, Callable
 
 from gdl.cli import UsageError, json_number, load_game, move_text, number_text
@@ -47,14 +48,44 @@ def run_search(game: Any, args: argparse.Namespace) -> Any:
     if args.time is not None and args.time <= 0:
         raise UsageError("--time must be a positive number of seconds")
     table = not args.no_table
-    if algorithm == "alphabeta":
-        return searchers.alphabeta(
-            game, depth=args.depth, time=args.time, table=table, ordering=True,
-            killers=True, history=True, symmetry=table and bool(getattr(game, "has_symmetries", False)),
-        )
-    if algorithm == "minimax":
-        return searchers.minimax(game, depth=args.depth, time=args.time)
-    return searchers.expectiminimax(game, depth=args.depth, time=args.time, table=table)
+    progress = ProgressLine(game) if sys.stderr.isatty() else None
+    try:
+        if algorithm == "alphabeta":
+            return searchers.alphabeta(
+                game, depth=args.depth, time=args.time, table=table, ordering=True,
+                symmetry=table and bool(getattr(game, "has_symmetries", False)), progress=progress,
+            )
+        if algorithm == "minimax":
+            return searchers.minimax(game, depth=args.depth, time=args.time, progress=progress)
+        return searchers.expectiminimax(game, depth=args.depth, time=args.time, table=table, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
+
+
+class ProgressLine:
+    """A live line on the terminal: nodes, nodes per second, depth and best move so far."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.shown = False
+
+    def __call__(self, progress: Any) -> None:
+        rate = progress.nodes / progress.seconds if progress.seconds else 0
+        parts = [f"{progress.nodes:,} nodes", f"{rate:,.0f}/s", f"{progress.seconds:.0f} s"]
+        if progress.depth is not None:
+            parts.append(f"depth {progress.depth}")
+        if progress.best_move is not None:
+            parts.append(f"best so far {move_text(self.game, progress.best_move)}")
+        sys.stderr.write("\r  searching: " + ", ".join(parts) + " (Ctrl-C stops) \x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        """Remove the line once the search is over."""
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def verdict(game: Any, value: Any, exact: bool) -> str:
@@ -86,6 +117,7 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
         "move_bounds": {move_text(game, m): b for m, b in result.move_bounds.items()},
         "repetition": result.repetition,
+        "interrupted": result.interrupted,
         "stats": {
             "nodes": stats.nodes, "leaves": stats.leaves, "cutoffs": stats.cutoffs,
             "table_hits": stats.table_hits, "depth": stats.depth, "repetitions": stats.repetitions,
@@ -96,7 +128,8 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
 
 def result_text(game: Any, result: Any) -> str:
     """A short summary for people."""
-    lines = [f"{game.title}: {verdict(game, result.value, result.exact)}" + ("" if result.exact else "  [not exact]")]
+    note = "  [interrupted: the best found so far]" if result.interrupted else "" if result.exact else "  [not exact]"
+    lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
     if result.move is None:
         lines.append("the initial state is terminal: no move to make")
     else:

@@ -4,6 +4,7 @@ They work on any object with the protocol described in ``searchers.protocol``:
 a game loaded from a .gdl file or a hand-written Python class.
 """
 
+from ._common import Progress
 from .alphabeta import alphabeta
 from .expectiminimax import expectiminimax
 from .minimax import minimax
@@ -11,6 +12,7 @@ from .perft import perft
 from .results import SearchError, SearchResult, SearchStats, TraceNode
 
 __all__ = [
+    "Progress",
     "SearchError",
     "SearchResult",
     "SearchStats",

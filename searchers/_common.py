@@ -21,21 +21,49 @@ class Stop(Exception):
     """Raised inside a search when its time or node budget is spent."""
 
 
-class Budget:
-    """The time and node limits of one search; enforced only once ``armed``."""
+@dataclass(frozen=True)
+class Progress:
+    """How a running search is doing, for a progress display."""
 
-    def __init__(self, seconds: float | None, max_nodes: int | None) -> None:
+    nodes: int
+    seconds: float
+    depth: int | None  # the iteration being searched (iterative deepening), else None
+    best_move: Move | None  # the best move of the deepest completed iteration, if any
+
+
+# Seconds before the first progress report, and between two reports.
+_PROGRESS_DELAY = 1.0
+_PROGRESS_INTERVAL = 0.25
+
+
+class Budget:
+    """The time and node limits of one search, enforced only once ``armed``; it also calls
+    ``progress`` now and then, and keeps what an interrupted search can still report."""
+
+    def __init__(
+        self,
+        seconds: float | None,
+        max_nodes: int | None,
+        progress: Callable[[Progress], None] | None = None,
+    ) -> None:
         """Start the clock for a search limited to ``seconds`` and ``max_nodes``."""
-        self.deadline = None if seconds is None else perf_counter() + seconds
+        self.started = perf_counter()
+        self.deadline = None if seconds is None else self.started + seconds
         self.max_nodes = max_nodes
         self.armed = False
+        self.progress = progress
+        self.next_report = self.started + _PROGRESS_DELAY
+        self.depth: int | None = None  # set by iterative deepening
+        self.best_move: Move | None = None
+        # The root's move values found so far in the running iteration, for an interrupt.
+        self.root_values: dict[Hashable, Value] = {}
 
     def next_check(self, nodes: int) -> int:
         """The node count at which the search must next call ``check``."""
         if not self.armed:
-            return UNLIMITED
+            return UNLIMITED if self.progress is None else nodes + _CLOCK_INTERVAL
         limit = UNLIMITED if self.max_nodes is None else self.max_nodes
-        if self.deadline is not None:
+        if self.deadline is not None or self.progress is not None:
             limit = min(limit, nodes + _CLOCK_INTERVAL)
         return limit
 
@@ -50,6 +78,11 @@ class Budget:
                 raise Stop
             if self.expired():
                 raise Stop
+        if self.progress is not None:
+            now = perf_counter()
+            if now >= self.next_report:
+                self.next_report = now + _PROGRESS_INTERVAL
+                self.progress(Progress(nodes, now - self.started, self.depth, self.best_move))
         return self.next_check(nodes)
 
 
@@ -136,6 +169,7 @@ class Outcome:
     hit_horizon: bool = False  # some state was cut off and evaluated
     dropped: bool = False  # the beam skipped some move
     tracer: Tracer | None = None
+    interrupted: bool = False  # stopped by Ctrl-C: the best found so far
 
 
 def pv_from_line(first: Move, line: Any) -> list[Move]:
@@ -164,14 +198,37 @@ def deepen(
         if completed is not None and budget.expired():
             return completed, done
         budget.armed = completed is not None
+        budget.depth = done + 1
         try:
             outcome = iterate(done + 1, completed)
         except Stop:
             assert completed is not None  # depth 1 runs unarmed, so it cannot stop
             return completed, done
+        except KeyboardInterrupt:
+            if completed is None:
+                raise
+            completed.interrupted = True
+            return completed, done
         completed, done = outcome, done + 1
+        budget.best_move = outcome.move
         if not outcome.hit_horizon or done == depth:
             return completed, done
+
+
+def interrupted_outcome(game: Game, root: State, budget: Budget) -> Outcome:
+    """What a search stopped by Ctrl-C can still say: the best of the root moves it finished.
+
+    Raises KeyboardInterrupt again when not even one root move was searched to the end.
+    """
+    values = dict(budget.root_values)
+    if not values:
+        raise KeyboardInterrupt
+    maximizing = game.to_move(root) == game.players[0]
+    best = (max if maximizing else min)(values, key=values.__getitem__)
+    bounds = {move: "exact" for move in values}
+    outcome = Outcome(values[best], best, [best], values, bounds, hit_horizon=True)
+    outcome.interrupted = True
+    return outcome
 
 
 def run(
@@ -190,7 +247,10 @@ def run(
     if deepening and depth != 0:
         outcome, reached = deepen(iterate, budget, depth)
     else:
-        outcome = iterate(UNLIMITED if depth is None else depth, None)
+        try:
+            outcome = iterate(UNLIMITED if depth is None else depth, None)
+        except KeyboardInterrupt:
+            outcome = interrupted_outcome(game, root, budget)
         reached = counters.deepest if depth is None else depth
     tracer = outcome.tracer
     stats = SearchStats(
@@ -208,13 +268,14 @@ def run(
         pv=outcome.pv,
         move_values=outcome.move_values,
         move_bounds=outcome.move_bounds,
-        exact=not outcome.hit_horizon and not outcome.dropped,
+        exact=not outcome.hit_horizon and not outcome.dropped and not outcome.interrupted,
         to_move=root_player(game, root),
         repetition=counters.repetitions > 0,
         stats=stats,
         algorithm=algorithm,
         leaves=None if tracer is None else tracer.leaves,
         tree=None if tracer is None else tracer.root(),
+        interrupted=outcome.interrupted,
     )
 
 

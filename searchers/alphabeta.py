@@ -15,7 +15,7 @@ from time import perf_counter
 # object); imported from typing so that typeguard is not needed at run time.
 from typing import Any, no_type_check as typeguard_ignore
 
-from ._common import Budget, Counters, Outcome, Tracer, in_game_order, pv_from_line, run
+from ._common import Budget, Counters, Outcome, Progress, Tracer, in_game_order, pv_from_line, run
 from .minimax import no_moves_error
 from .ordering import MoveOrderer, hint_first
 from .protocol import (
@@ -68,6 +68,7 @@ def alphabeta(
     beam: int | None = None,
     symmetry: bool = False,
     trace: bool = False,
+    progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult:
     """Minimax value and best move of ``state`` by alpha-beta search.
 
@@ -75,6 +76,10 @@ def alphabeta(
     iteratively within that budget; ``table``, ``ordering``, ``killers``,
     ``history`` and ``symmetry`` (table keys by ``game.canonical``) only speed it
     up; ``beam=N`` searches only the N best moves by evaluation at each node.
+
+    ``progress`` is called with a ``Progress`` about four times a second once the search
+    has run for a second; Ctrl-C returns the best result found so far, marked
+    ``interrupted`` and not exact.
     """
     require_two_player_zero_sum(game, "alphabeta")
     require_no_chance(game, "alphabeta")
@@ -85,7 +90,7 @@ def alphabeta(
     started = perf_counter()
     root = game.initial_state() if state is None else state
     options = AlphaBetaOptions(table, ordering, killers, history, beam, symmetry)
-    counters, budget = Counters(), Budget(time, max_nodes)
+    counters, budget = Counters(), Budget(time, max_nodes, progress)
     iterate = _alphabeta_iterations(game, root, options, counters, budget, trace)
     deepening = time is not None or max_nodes is not None
     return run(
@@ -135,6 +140,7 @@ def _alphabeta_iterations(
         check_at = budget.next_check(nodes)
         path: set[Hashable] = set()  # positions on the current line, to catch repetitions
         root_values: dict = {}
+        budget.root_values = root_values  # what an interrupted search can still report
         root_bounds: dict = {}
         line = None  # principal variation below the node just searched, as (move, rest)
         tracer = Tracer() if trace else None

@@ -8,7 +8,7 @@ from time import perf_counter
 # object); imported from typing so that typeguard is not needed at run time.
 from typing import Any, no_type_check as typeguard_ignore
 
-from ._common import Budget, Counters, Outcome, Tracer, in_game_order, pv_from_line, run
+from ._common import Budget, Counters, Outcome, Progress, Tracer, in_game_order, pv_from_line, run
 from .minimax import no_moves_error
 from .protocol import (
     Game,
@@ -32,19 +32,24 @@ def expectiminimax(
     trace: bool = False,
     time: float | None = None,
     max_nodes: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult:
     """Expected minimax value and best move of ``state``, averaging over chance nodes.
 
     Chance outcomes count as moves for ``depth``.  On a game without chance
     nodes this is minimax.  Exact probabilities (Fractions) give exact values.
     ``table`` reuses the values of states reached again by another route.
+
+    ``progress`` is called with a ``Progress`` about four times a second once the search
+    has run for a second; Ctrl-C returns the best result found so far, marked
+    ``interrupted`` and not exact.
     """
     require_two_player_zero_sum(game, "expectiminimax")
     check_limits(depth=depth, time=time, max_nodes=max_nodes)
     limits_need_evaluation(game, "expectiminimax", depth, time, max_nodes)
     started = perf_counter()
     root = game.initial_state() if state is None else state
-    counters, budget = Counters(), Budget(time, max_nodes)
+    counters, budget = Counters(), Budget(time, max_nodes, progress)
     iterate = _expectiminimax_iterations(game, root, table, counters, budget, trace)
     deepening = time is not None or max_nodes is not None
     return run(
@@ -77,6 +82,7 @@ def _expectiminimax_iterations(
         check_at = budget.next_check(nodes)
         path: set[State] = set()  # states on the current line, to catch repetitions
         root_values: dict = {}
+        budget.root_values = root_values  # what an interrupted search can still report
         line = None  # principal variation below the node just searched, as (move, rest)
         tracer = Tracer() if trace else None
 

@@ -8,7 +8,7 @@ from time import perf_counter
 # object); imported from typing so that typeguard is not needed at run time.
 from typing import no_type_check as typeguard_ignore
 
-from ._common import Budget, Counters, Outcome, Tracer, pv_from_line, run
+from ._common import Budget, Counters, Outcome, Progress, Tracer, pv_from_line, run
 from .protocol import (
     Game,
     State,
@@ -29,12 +29,17 @@ def minimax(
     time: float | None = None,
     max_nodes: int | None = None,
     trace: bool = False,
+    progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult:
     """Minimax value and best move of ``state`` (default: the initial state).
 
     With ``depth=d`` non-terminal states ``d`` moves below the root are scored by
     ``game.evaluate``; with ``time`` or ``max_nodes`` the search deepens one move
     at a time and returns the deepest iteration it completed.
+
+    ``progress`` is called with a ``Progress`` about four times a second once the search
+    has run for a second; Ctrl-C returns the best result found so far, marked
+    ``interrupted`` and not exact.
     """
     require_two_player_zero_sum(game, "minimax")
     require_no_chance(game, "minimax")
@@ -42,7 +47,7 @@ def minimax(
     limits_need_evaluation(game, "minimax", depth, time, max_nodes)
     started = perf_counter()
     root = game.initial_state() if state is None else state
-    counters, budget = Counters(), Budget(time, max_nodes)
+    counters, budget = Counters(), Budget(time, max_nodes, progress)
     iterate = _minimax_iterations(game, root, counters, budget, trace)
     deepening = time is not None or max_nodes is not None
     return run(
@@ -73,6 +78,7 @@ def _minimax_iterations(
         check_at = budget.next_check(nodes)
         path: set[State] = set()  # states on the current line, to catch repetitions
         root_values: dict = {}
+        budget.root_values = root_values  # what an interrupted search can still report
         line = None  # principal variation below the node just searched, as (move, rest)
         tracer = Tracer() if trace else None
 

@@ -82,3 +82,4 @@ class SearchResult:
     algorithm: str = ""
     leaves: list[tuple[Any, Number]] | None = None
     tree: TraceNode | None = None
+    interrupted: bool = False  # stopped by Ctrl-C: the best result found so far (not exact)

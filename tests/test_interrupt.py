@@ -1,0 +1,53 @@
+"""`gdl solve` on a person's terminal: live progress, and Ctrl-C that still answers."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import gdl
+from gdl.commands import ProgressLine
+from searchers import Progress
+
+
+def test_ctrl_c_stops_a_timed_solve_with_the_best_result_so_far() -> None:
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "solve", "games/connect.gdl", "--time", "120", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(4)
+    solve.send_signal(signal.SIGINT)
+    out, err = solve.communicate(timeout=60)
+    assert solve.returncode == 0, err
+    result = json.loads(out)
+    assert result["interrupted"] is True
+    assert result["exact"] is False
+    assert result["best_move"] in [str(c) for c in range(7)]
+    assert result["stats"]["depth"] >= 1
+    # Standard error is not a terminal here: no progress line was drawn.
+    assert err == ""
+
+
+def test_the_human_summary_says_the_result_was_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
+    from gdl.commands import result_text
+    from searchers import alphabeta
+    from tests.searchers.test_progress import InterruptAfter
+
+    game = gdl.load("games/connect.gdl", rows=4, cols=5)
+    result = alphabeta(InterruptAfter(game, calls=2_000), max_nodes=10**9, table=True, ordering=True)
+    text = result_text(game, result)
+    assert text.splitlines()[0].endswith("[interrupted: the best found so far]")
+
+
+def test_the_progress_line_shows_nodes_rate_depth_and_best_move(capsys: pytest.CaptureFixture[str]) -> None:
+    line = ProgressLine(gdl.load("games/connect.gdl"))
+    line(Progress(nodes=12_000, seconds=2.0, depth=5, best_move=3))
+    line.clear()
+    err = capsys.readouterr().err
+    assert "\r  searching: 12,000 nodes, 6,000/s, 2 s, depth 5, best so far 3 (Ctrl-C stops)" in err
+    assert err.endswith("\r\x1b[K")
