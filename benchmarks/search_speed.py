@@ -1,9 +1,9 @@
 """How fast the searchers run, and what their generality costs per node.
 
 Prints, for each game and search, the nodes visited and nodes per second, one
-column per implementation of the game (hand-written Python here; a game loaded
-from a .gdl file can be added as another (label, game) column), and compares the
-searchers' plain minimax with the same minimax written inline for one game.
+column per implementation of the game (hand-written Python, and the game file of
+games/ loaded with gdl), with how many times slower per node the file is; and
+compares the searchers' plain minimax with the same minimax written inline.
 
     python benchmarks/search_speed.py [--repeat N]
 """
@@ -17,8 +17,10 @@ from pathlib import Path
 from time import process_time
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
+import gdl  # noqa: E402
 from searchers import SearchResult, alphabeta, minimax  # noqa: E402
 from tests.pygames import ConnectK, TicTacToe  # noqa: E402
 
@@ -53,21 +55,20 @@ def timed(run: Callable[[], Any], repeat: int) -> tuple[Any, float]:
 
 def speed_table(title: str, columns: Columns, searches: list[tuple[str, Search]],
                 repeat: int) -> None:
-    """Print nodes and nodes/second of each search on each column's game."""
+    """Print value, nodes and nodes/second of each search on each column's game, and how many
+    times slower per node each column is than the first."""
     labels = [label for label, _ in columns]
-    header = f"{'search':34} {'value':>6} {'nodes':>9}" + "".join(
-        f" {label + ' n/s':>16}" for label in labels)
+    header = f"{'search':34}" + "".join(f" {label + ' value':>12} {'nodes':>9} {'n/s':>9}" for label in labels)
     if len(columns) > 1:
-        header += "".join(f" {label + '/' + labels[0]:>14}" for label in labels[1:])
+        header += "".join(f" {label + '/' + labels[0]:>16}" for label in labels[1:])
     print(f"\n{title}\n{header}\n{'-' * len(header)}")
     for name, search in searches:
-        speeds, nodes, value = [], None, None
+        row, per_node = f"{name:34}", []
         for _, game in columns:
             result, seconds = timed(lambda: search(game), repeat)
-            nodes, value = result.stats.nodes, result.value
-            speeds.append(result.stats.nodes / seconds)
-        row = f"{name:34} {str(value):>6} {nodes:>9,}" + "".join(f" {s:>16,.0f}" for s in speeds)
-        row += "".join(f" {speeds[0] / s:>14.2f}" for s in speeds[1:])
+            row += f" {str(result.value):>12} {result.stats.nodes:>9,} {result.stats.nodes / seconds:>9,.0f}"
+            per_node.append(seconds / result.stats.nodes)
+        row += "".join(f" {t / per_node[0]:>16.2f}" for t in per_node[1:])
         print(row)
 
 
@@ -112,14 +113,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
     repeat = parser.parse_args(argv).repeat
-    speed_table("Tic-tac-toe, full solve", [("python", TicTacToe())],
-                TIC_TAC_TOE_SEARCHES, repeat)
-    speed_table("Connect four 6x7, depth-limited", [("python", ConnectK())],
-                CONNECT_SEARCHES, repeat)
-    speed_table("Connect four 4x4, full solve", [("python", ConnectK(4, 4))],
-                SMALL_CONNECT_SEARCHES, repeat)
-    overhead_table([("tic-tac-toe (python)", TicTacToe())], repeat)
-
+    tictactoe = [("python", TicTacToe()), ("gdl", gdl.load(ROOT / "games/tictactoe.gdl"))]
+    speed_table("Tic-tac-toe, full solve", tictactoe, TIC_TAC_TOE_SEARCHES, repeat)
+    connect = [("python", ConnectK()), ("gdl", gdl.load(ROOT / "games/connect.gdl"))]
+    speed_table("Connect four 6x7, depth-limited", connect, CONNECT_SEARCHES, repeat)
+    small = [("python", ConnectK(4, 4)), ("gdl", gdl.load(ROOT / "games/connect.gdl", rows=4, cols=4))]
+    speed_table("Connect four 4x4, full solve", small, SMALL_CONNECT_SEARCHES, repeat)
+    overhead_table([("tic-tac-toe (python)", TicTacToe()), ("tic-tac-toe (gdl)", tictactoe[1][1])], repeat)
 
 if __name__ == "__main__":
     main()

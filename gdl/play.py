@@ -71,7 +71,7 @@ class Match:
             time = 2.0  # without a limit, a big game would never answer
         return searchers.alphabeta(
             game, self.state, depth=args.depth, time=time, table=True, ordering=True,
-            killers=True, history=True, symmetry=bool(getattr(game, "has_symmetries", False)),
+            symmetry=bool(getattr(game, "has_symmetries", False)),
         )
 
     def show_state(self) -> None:

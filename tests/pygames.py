@@ -198,7 +198,10 @@ class ConnectK:
         return 0 if winner is None else 1 if winner == player else -1
 
     def evaluate(self, state: ConnectState, player: str) -> int:
-        """Windows open for ``player`` minus windows open for the opponent."""
+        """Windows open for ``player`` minus windows open for the opponent; a won position
+        scores +-1000, beyond any count."""
+        if state[2] is not None:
+            return 1000 if state[2] == player else -1000
         board = state[0]
         open_x = open_o = 0
         for window in self._windows:
