@@ -19,8 +19,8 @@ def test_perft_of_the_standard_board(depth: int, nodes: int) -> None:
 
 @pytest.mark.parametrize(
     "rows, cols, k, value",
-    [(3, 3, 3, 0), (4, 4, 3, 1)],
-    ids=["3x3 k3 is a draw", "4x4 k3 is a first-player win"],
+    [(3, 3, 3, 0), (4, 4, 3, 1), (4, 4, 4, 0)],
+    ids=["3x3 k3 is a draw", "4x4 k3 is a first-player win", "4x4 k4 is a draw"],
 )
 def test_small_boards_solve_to_their_known_values(rows: int, cols: int, k: int, value: int) -> None:
     result = alphabeta(gdl.load(PATH, rows=rows, cols=cols, k=k), table=True, ordering=True, symmetry=True)
