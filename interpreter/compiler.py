@@ -168,7 +168,7 @@ class _Compiler:
                 return f"_g{self.field_positions[name]}"
             return f"S[{self.field_positions[name]}]"
         if refers == "definition":
-            return f"d_{name}(S)" if self.uses_state(name) else "d_" + name
+            return f"d_{name}({self.state_now()})" if self.uses_state(name) else "d_" + name
         raise AssertionError(refers)
 
     def expr_TupleExpr(self, node: ast.TupleExpr | ast.ListExpr) -> str:
@@ -248,9 +248,15 @@ class _Compiler:
         args = [self.expr(arg) for arg in node.args]
         if self.game.refers[id(node)] == "function":
             if self.uses_state(node.function):
-                args.insert(0, "S")
+                args.insert(0, self.state_now())
             return f"f_{node.function}({', '.join(args)})"
         return f"b_{node.function}({', '.join(args)})"
+
+    def state_now(self) -> str:
+        """The state a rule reads: inside `result`, the fields as assigned so far."""
+        if not self.in_result:
+            return "S"
+        return "_new_state(State, (" + "".join(f"v_{f.name}, " for f in self.game.fields) + "))"
 
     def target(self, target: ast.Target) -> str:
         if isinstance(target, ast.NameTarget):

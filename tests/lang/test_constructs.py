@@ -558,10 +558,10 @@ def test_state_dependent_definitions_follow_the_state() -> None:
     game = gdl.loads(text)
     first = game.result(game.initial_state(), 0)
     second = game.result(first, 0)
-    # Definitions and functions called in the result block see the state before the move
-    # (twice = 2 * 1), while the block's own field names see its assignments (n = 2).
-    assert (first.n, first.out) == (2, 102)
-    assert (second.n, second.out) == (3, 104)
+    # Definitions and functions called in the result block see the state as the block has
+    # made it so far (n = 2 after `n += 1`, so twice = 4), like the block's own field names.
+    assert (first.n, first.out) == (2, 104)
+    assert (second.n, second.out) == (3, 106)
 
 
 FUNCTIONS = """
@@ -640,7 +640,7 @@ def test_functions(expr: str, expected: Any, evaluated: dict[str, Any]) -> None:
     assert same(actual, expected), actual
 
 
-def test_functions_that_read_the_state_see_it_as_it_was_before_the_move() -> None:
+def test_functions_called_in_result_see_the_assignments_made_so_far() -> None:
     decls = """
 def owner(c) = board[c]
 def count_of(p) = count(c for c in cells(board) if board[c] == p)
@@ -656,8 +656,8 @@ def free():
         decls=decls,
         fields="board = grid(1, 2, empty)\nout = (empty, 0, [])",
     )
-    # The result block reads the state it started from: the board was still empty.
-    assert same(state.out, (EMPTY, 2, ((0, 0), (0, 1))))
+    # The functions read the board as the block has made it: A is already on (0, 0).
+    assert same(state.out, (A, 1, ((0, 1),)))
 
 
 # ---- whose turn: alternation, extra turns, passes --------------------------------------------
