@@ -33,6 +33,10 @@ SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
 }
 SPECIAL_FUNCTIONS: dict[str, tuple[int, Kind]] = {"move_name": (1, STRING)}
 REQUIRED = ("to_move", "moves", "terminal", "utility")
+KEYWORDS = frozenset(
+    "game players symbols param state def result tree let if elif else for in while return "
+    "and or not true false".split()
+)
 
 _STATE = "$state"  # the dependency of a name that reads a state field
 _RESERVED = "`{name}`: names starting with `__` are reserved; choose another name"
@@ -141,6 +145,9 @@ class _Checker:
             return False
         if name.startswith("__"):
             self.error(node, _RESERVED.format(name=name))
+            return False
+        if name in KEYWORDS:
+            self.error(node, f"`{name}` is a keyword of the language; choose another name")
             return False
         if what == "function" and name in BUILTINS:
             self.error(node, f"`{name}` is a built-in function; choose another name")
@@ -739,6 +746,17 @@ class _Checker:
         roots = [name for name in parents if name not in children]
         if len(roots) != 1:
             self.error(self.tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}")
+            return
+        reached, pending = set(roots), list(roots)
+        while pending:
+            row = parents.get(pending.pop())
+            for child in row.children if row is not None else ():
+                if child.name is not None and child.name not in reached:
+                    reached.add(child.name)
+                    pending.append(child.name)
+        for name, row in parents.items():
+            if name not in reached:
+                self.error(row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)")
 
     def run(self) -> CheckedGame:
         self.collect()

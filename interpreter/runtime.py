@@ -18,11 +18,16 @@ from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, make
 LOOP_LIMIT = 100_000
 """A `while` loop that runs more often than this is a rule error, not a hang."""
 
+MAX_ITEMS = 10_000_000
+"""The most items a range or a grid may have: more is a mistake, not a game."""
+
 
 @typeguard_ignore
 def _grid(rows: int, cols: int, fill: Any) -> Grid:
     if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
         raise RuleError(f"a grid needs positive numbers of rows and columns, got {to_text(rows)} x {to_text(cols)}")
+    if rows * cols > MAX_ITEMS:
+        raise RuleError(f"a {rows} x {cols} grid has more than the {MAX_ITEMS:,} cells a game may have")
     return make_grid(rows, cols, (fill,) * (rows * cols))
 
 
@@ -75,10 +80,13 @@ def _divide(a: Any, b: Any) -> Any:
 
 @typeguard_ignore
 def _power(a: Any, b: Any) -> Any:
-    if isinstance(b, int) and abs(b) > 10_000:
-        raise RuleError(f"the exponent {b} is too large")
-    result = a ** b
-    return number(Fraction(result)) if isinstance(result, float) else result
+    if not isinstance(b, int) or isinstance(b, bool):
+        raise RuleError(f"an exponent must be an integer, not {to_text(b)}: powers stay exact")
+    if abs(b) > 10_000 or (abs(b) > 1 and abs(a) > 1 and abs(b) * max(abs(a).bit_length() if isinstance(a, int) else 64, 1) > 1_000_000):
+        raise RuleError(f"{to_text(a)} ** {to_text(b)} is too large a number")
+    if b < 0:
+        return _divide(1, a ** -b)
+    return a ** b
 
 
 @typeguard_ignore
@@ -95,7 +103,10 @@ def _loop_limit() -> None:
 def _range(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise RuleError("range() step must not be zero")
-    return tuple(range(*args))
+    numbers = range(*args)
+    if len(numbers) > MAX_ITEMS:
+        raise RuleError(f"range() of {len(numbers):,} numbers is more than the {MAX_ITEMS:,} a game may make at once")
+    return tuple(numbers)
 
 
 def _minmax(pick: Callable[..., Any], name: str) -> Callable[..., Any]:

@@ -64,6 +64,10 @@ CASES = [
     ('syntax_unclosed_bracket', 'check', 14, 9, 'this bracket is never closed', 1),
     ('syntax_unexpected_indent', 'check', 13, 5, 'this line is indented, but no block is open here (only the lines after a `:` are indented)', 1),
     ('tree_two_roots', 'check', 5, 1, "a tree needs exactly one root (a node that is nobody's child); found 2: A, C", 1),
+    ('name_keyword', 'check', 10, 1, '`true` is a keyword of the language; choose another name', 1),
+    ('tree_unreachable_cycle', 'check', 8, 5, 'node `C` cannot be reached from the root `A` (its rows form a cycle)', 1),
+    ('run_irrational_power', 'solve', 19, 11, 'an exponent must be an integer, not 1/2: powers stay exact', 1),
+    ('run_huge_range', 'solve', 11, 8, 'range() of 3,486,784,401 numbers is more than the 10,000,000 a game may make at once', 1),
 ]
 
 

@@ -170,7 +170,7 @@ CASES = [
         "an exponent too large",
         dict(body="    n = 2 ** (m + 20000)"),
         play(0),
-        "the exponent 20000 is too large", 9, 5, "    n = 2 ** (m + 20000)",
+        "2 ** 20000 is too large a number", 9, 5, "    n = 2 ** (m + 20000)",
     ),
     (
         "too many tuples",
