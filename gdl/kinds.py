@@ -133,6 +133,8 @@ def comparable(a: Kind, b: Kind) -> bool:
         return True
     if a.name in symbolic and b.name in symbolic:
         return True
+    if {a.name, b.name} <= {"list", "tuple"}:
+        return True  # both are sequences at run time: [1, 2] == (1, 2)
     if a.name != b.name:
         return False
     return True
