@@ -326,8 +326,62 @@ class _Compiler:
         if self.has_quantifier(node):
             self.emit_when(node, True, "return True")
             self.writer.emit("return False", node)
+        elif self.tally(node) is not None:
+            self.emit_tally(node)
         else:
             self.writer.emit(f"return {self.expr(node)}", node)
+
+    # ---- count(...) and sum(...) in return position become counting loops
+    def tally(self, node: ast.Expr) -> ast.Comprehension | None:
+        """The generator of `count(g)` or `sum(g)`, when node is such a call."""
+        if (
+            isinstance(node, ast.Call)
+            and node.function in ("count", "sum")
+            and self.game.refers.get(id(node)) == "builtin"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Comprehension)
+            and node.args[0].kind == "generator"
+        ):
+            return node.args[0]
+        return None
+
+    def emit_tally(self, node: ast.Expr) -> None:
+        """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
+        generator = self.tally(node)
+        assert isinstance(node, ast.Call) and generator is not None
+        total = self.fresh("total")
+        self.writer.emit(f"{total} = 0", node)
+        step = "1" if node.function == "count" else None
+        self.emit_clauses(list(generator.clauses), generator, total, step)
+        self.writer.emit(f"return {total}", node)
+
+    def emit_clauses(self, clauses: list[ast.ForClause | ast.IfClause], generator: ast.Comprehension, total: str, step: str | None) -> None:
+        w = self.writer
+        if not clauses:
+            w.emit(f"{total} += {step if step is not None else self.expr(generator.element)}", generator.element)
+            return
+        clause, rest = clauses[0], clauses[1:]
+        if isinstance(clause, ast.ForClause):
+            w.emit(f"for {self.target(clause.target)} in {self.expr(clause.iterable)}:", clause)
+        else:
+            found = self.quantifier(clause.condition)
+            single = found is not None and len(found[1].clauses) == 1 and found[0] == "all"
+            if not single:
+                w.emit(f"if {self.expr(clause.condition)}:", clause)
+            else:
+                # all(...) holds when its loop ends without a break: the rest goes in `else`.
+                assert found is not None
+                inner = found[1]
+                loop = inner.clauses[0]
+                assert isinstance(loop, ast.ForClause)
+                w.emit(f"for {self.target(loop.target)} in {self.expr(loop.iterable)}:", loop)
+                w.indent()
+                w.emit(f"if not {self.expr(inner.element)}: break", inner.element)
+                w.dedent()
+                w.emit("else:")
+        w.indent()
+        self.emit_clauses(rest, generator, total, step)
+        w.dedent()
 
     def open_loops(self, generator: ast.Comprehension) -> int:
         """Emit the generator's for/if clauses as nested statements; return how many levels."""
