@@ -42,7 +42,10 @@ def _pick_outcome(game: Any, state: Any, dice: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def _play_one(game: Any, dice: random.Random, max_moves: int, findings: Findings, samples: list[tuple[Any, Any, Any]]) -> None:
+def _play_one(
+    game: Any, dice: random.Random, max_moves: int, findings: Findings,
+    samples: list[tuple[Any, Any, Any]], heuristic: list[tuple[Any, Any]],
+) -> None:
     state = game.initial_state()
     for _ in range(max_moves):
         if game.is_terminal(state):
@@ -54,6 +57,8 @@ def _play_one(game: Any, dice: random.Random, max_moves: int, findings: Findings
         if getattr(game, "has_chance", False) and game.is_chance(state):
             state = game.result(state, _pick_outcome(game, state, dice))
             continue
+        if getattr(game, "has_evaluation", False):
+            heuristic.append((game.evaluate(state, game.players[0]), state))
         moves = list(game.actions(state))
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
@@ -92,11 +97,34 @@ def deep_check(game: Any, games: int = 300, max_moves: int = 1000, seed: int = 0
     dice = random.Random(seed)
     findings = Findings()
     samples: list[tuple[Any, Any, Any]] = []
+    heuristic: list[tuple[Any, Any]] = []
     for _ in range(games):
         findings.games += 1
         try:
-            _play_one(game, dice, max_moves, findings, samples)
+            _play_one(game, dice, max_moves, findings, samples, heuristic)
         except GdlError as error:
             findings.add(error.format())
     _check_evaluation_order(game, samples, findings)
+    _check_evaluation_range(game, samples, heuristic, findings)
     return findings
+
+
+def _check_evaluation_range(game: Any, samples: list[tuple[Any, Any, Any]], heuristic: list[tuple[Any, Any]], findings: Findings) -> None:
+    """A position that is only estimated must not look better than a win, or worse than a
+    loss: else a depth-limited search passes a win by (the lecture's rule, EVAL between the
+    utilities of a loss and a win)."""
+    if not samples or not heuristic:
+        return
+    low = min(u for u, _, _ in samples)
+    high = max(u for u, _, _ in samples)
+    if low == high:
+        return
+    first = game.players[0]
+    for value, state in heuristic:
+        if value > high or value < low:
+            findings.add(
+                f"the evaluation gives {value} to an unfinished state, beyond the utilities of the finished "
+                f"games seen ({low} to {high} for {first}); a depth-limited search would prefer it to a win "
+                f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}"
+            )
+            return

@@ -63,7 +63,7 @@ def _ttt_winner(board: tuple[str, ...]) -> str | None:
 class TicTacToe:
     """Tic-tac-toe: X moves first and is MAX; moves are (row, col) in row-major order.
 
-    Utility is +1/-1/0 for a win/loss/draw of the player asked about.  The
+    Utility is +10/-10/0 for a win/loss/draw of the player asked about.  The
     evaluation is the lecture's: lines still open for the player minus lines
     still open for the opponent (a line is open for a player while the opponent
     has no mark in it).  ``canonical`` folds the 8 symmetries of the board.
@@ -99,9 +99,10 @@ class TicTacToe:
         return _ttt_winner(board) is not None or EMPTY not in board
 
     def utility(self, state: TTTState, player: str) -> int:
-        """+1 if ``player`` has a line, -1 if the opponent has, else 0."""
+        """+10 if ``player`` has a line, -10 if the opponent has, else 0 (a win is worth
+        more than any evaluation, which counts at most 8 lines)."""
         winner = _ttt_winner(state[0])
-        return 0 if winner is None else 1 if winner == player else -1
+        return 0 if winner is None else 10 if winner == player else -10
 
     def evaluate(self, state: TTTState, player: str) -> int:
         """Lines open for ``player`` minus lines open for the opponent; a won board scores
@@ -198,17 +199,17 @@ class ConnectK:
         return 0 if winner is None else 1 if winner == player else -1
 
     def evaluate(self, state: ConnectState, player: str) -> int:
-        """Windows open for ``player`` minus windows open for the opponent; a won position
-        scores +-1000, beyond any count."""
+        """Windows open for ``player`` minus windows open for the opponent, over 100 so that
+        it stays below a win's utility of 1; a won position scores its utility."""
         if state[2] is not None:
-            return 1000 if state[2] == player else -1000
+            return 1 if state[2] == player else -1
         board = state[0]
         open_x = open_o = 0
         for window in self._windows:
             marks = {board[i] for i in window}
             open_x += "O" not in marks
             open_o += "X" not in marks
-        return open_x - open_o if player == "X" else open_o - open_x
+        return Fraction(open_x - open_o if player == "X" else open_o - open_x, 100)
 
     def canonical(self, state: ConnectState) -> ConnectState:
         """The same key for a position and its mirror image."""

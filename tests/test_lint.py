@@ -61,7 +61,13 @@ def test_an_evaluation_that_misorders_terminal_states_is_reported(tmp_path: Path
     assert "the evaluation ranks a terminal state worth -1 to A (evaluation 1) above one worth 1 (evaluation -1)" in err
 
 
-@pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/tictactoe.gdl", "games/textbook/aima.gdl"])
+def test_an_evaluation_beyond_the_utilities_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, evaluation="5 * n if not terminal else 0")
+    assert status == 1
+    assert "beyond the utilities of the finished games seen (-1 to 1 for A); a depth-limited search would prefer it to a win" in err
+
+
+@pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/tictactoe.gdl", "games/othello.gdl", "games/textbook/aima.gdl"])
 def test_bundled_games_pass_the_deep_check(path: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--deep", "--games", "100", path]) == 0
     assert "deep check ok: 100 random games" in capsys.readouterr().out

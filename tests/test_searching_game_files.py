@@ -73,3 +73,24 @@ def test_nim_file_follows_boutons_rule_on_every_three_pile_position(misere: bool
             first_wins = nim_sum != 0
         value = alphabeta(gdl.load("games/nim.gdl", piles=piles, misere=misere), table=True).value
         assert value == (1 if first_wins else -1), piles
+
+
+@pytest.mark.parametrize(
+    "path, params, moves, win",
+    [
+        ("games/tictactoe.gdl", {}, [(1, 1), (0, 0), (1, 2), (2, 2)], (1, 0)),
+        ("games/connect.gdl", {"rows": 4, "cols": 5, "k": 3}, [1, 1, 2, 2], 3),
+        ("games/connect.gdl", {"rows": 4, "cols": 5, "k": 3}, [1, 1, 2, 2], 0),
+    ],
+    ids=["tictactoe", "connect, the line's right end", "connect, its left end"],
+)
+def test_a_shallow_search_takes_an_immediate_win(path: str, params: dict[str, int], moves: list[object], win: object) -> None:
+    # The evaluations stay below a win's utility, so even a depth-1 search sees the win as best.
+    game = gdl.load(path, **params)
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, move)
+    result = alphabeta(game, state, depth=1)
+    assert result.value == max(result.move_values.values())
+    assert game.is_terminal(game.result(state, result.move))
+    assert result.move_values[win] == game.utility(game.result(state, win), game.to_move(state))

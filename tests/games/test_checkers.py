@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +91,7 @@ def test_a_multi_jump_is_one_move() -> None:
     # Black has no piece left: it cannot move and loses.
     assert g.is_terminal(after) and g.to_move(after) == BLACK
     assert g.utility(after, "Black") == -1 and g.utility(after, "White") == 1
-    assert g.evaluate(after, "White") == 1000
+    assert g.evaluate(after, "White") == 1  # a finished game evaluates as its utility
     result = alphabeta(g)
     assert (result.value, result.exact, game_move(g, result.move)) == (-1, True, "22x15x6")
 
@@ -158,8 +160,8 @@ def test_the_move_limit_makes_a_draw() -> None:
 def test_evaluation_counts_material_and_advance(game: Any) -> None:
     assert game.evaluate(game.initial_state(), "Black") == 0
     # A man is worth 10, plus 1 for each row it has advanced: 11-15 advances one.
-    assert game.evaluate(play(game, "11-15"), "Black") == 1
+    assert game.evaluate(play(game, "11-15"), "Black") == Fraction(1, 1000)
     assert game.evaluate(play(game, "11-15", "22-18"), "Black") == 0
     # 15x22 takes White's man on 18 (worth 13: three rows advanced) and advances
     # two rows.
-    assert game.evaluate(play(game, "11-15", "22-18", "15x22"), "Black") == 13 + 2
+    assert game.evaluate(play(game, "11-15", "22-18", "15x22"), "Black") == Fraction(13 + 2, 1000)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +111,8 @@ def test_a_player_without_a_move_passes() -> None:
     # White has no disc left: neither player can move.
     assert small.is_terminal(end)
     assert small.utility(end, "Black") == 3 and small.utility(end, "White") == -3
-    # A finished game is evaluated as 100 times its utility.
-    assert small.evaluate(end, "Black") == 300
+    # A finished game is evaluated as its utility.
+    assert small.evaluate(end, "Black") == 3
     # The pass counts as a move in perft: pass, c1, then the game is over.
     assert [perft(small, d, s) for d in (1, 2, 3)] == [1, 1, 0]
 
@@ -150,7 +152,7 @@ def test_evaluation_and_display(game: Any) -> None:
     s = game.initial_state()
     assert game.evaluate(s, "Black") == 0
     after = game.result(s, 37)  # f5: 4 black discs to 1 white, 3 moves for each side
-    assert game.evaluate(after, "Black") == 3
+    assert game.evaluate(after, "Black") == Fraction(3, 4)  # (3 discs ahead) / 4
     assert game.display(after).splitlines()[5] == " 5 . . . x x x . ."
     assert game.display(after).splitlines()[-1] == "White (o) to move"
 

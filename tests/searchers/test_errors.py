@@ -73,5 +73,5 @@ def test_terminal_root_has_a_value_and_no_move() -> None:
         state = game.result(state, move)
     for search in SEARCHERS:
         result = search(game, state)
-        assert (result.value, result.move, result.pv, result.move_values) == (1, None, [], {})
+        assert (result.value, result.move, result.pv, result.move_values) == (10, None, [], {})
         assert result.exact and result.stats.nodes == 1

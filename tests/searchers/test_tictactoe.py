@@ -68,7 +68,7 @@ def test_search_from_a_given_state_and_root_move_bounds() -> None:
     exact = minimax(game, state)
     assert exact.to_move == "O" and exact.value == 0
     # A corner lets X fork and win: +1 from X's view.
-    assert exact.move_values == {move: 1 if move in CORNERS else 0 for move in exact.move_values}
+    assert exact.move_values == {move: 10 if move in CORNERS else 0 for move in exact.move_values}
     pruned = alphabeta(game, state)
     assert (pruned.value, pruned.move) == (0, (0, 1))
     for move, value in pruned.move_values.items():
