@@ -415,7 +415,10 @@ class _Checker:
             what = self.top[name][0]
             return f"`{name}` is a {what} and cannot be assigned; only state fields and `let` names can"
         candidates = list(self.fields) + list(scope.all_names())
-        return f"unknown name `{name}`{self.suggest(name, candidates)} (new local names are made with `let`)"
+        suggestion = self.suggest(name, candidates)
+        if suggestion:
+            return f"unknown name `{name}`{suggestion}"
+        return f"`{name}` is neither a state field nor a local name: add it under `state:`, or make a local with `let {name} = ...`"
 
     # ---- names bound by let, for, comprehensions and parameters
     def bind_name(self, name: str, kind: Kind, scope: _Scope, node: ast.Node) -> None:
@@ -594,7 +597,8 @@ class _Checker:
             if op == "/" or "number" in names:
                 return NUMBER
             return INT
-        self.error(expr, f"`{op}` cannot combine {describe(left)} and {describe(right)}")
+        hint = "; `str(x)` turns a value into text" if op == "+" and "string" in names else ""
+        self.error(expr, f"`{op}` cannot combine {describe(left)} and {describe(right)}{hint}")
         return ANY
 
     def infer_compare(self, expr: ast.Compare, scope: _Scope, where: _Where) -> Kind:
@@ -821,6 +825,8 @@ def _arity(low: int, high: int | None) -> str:
         return f"at least {_count(low, 'argument')}"
     if low == high:
         return _count(low, "argument")
+    if high == low + 1:
+        return f"{low} or {high} arguments"
     return f"{low} to {high} arguments"
 
 

@@ -311,7 +311,7 @@ _EXAMPLES: dict[str, list[str]] = {
         "result(m):\n    if x\n        x = 1\n",
         "result(m):\n    for x in y\n        x = 1\n",
     ],
-    "this line is indented but no block is open here": [
+    "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)": [
         "x = 1\n    y = 2\n",
         "result(m):\n    x = 1\n        y = 2\n",
     ],
@@ -472,7 +472,7 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
     if "_INDENT" in expected and kind != "_INDENT":
         return "a block must start on a new, indented line after `:`"
     if kind == "_INDENT":
-        return "this line is indented, but no block is open here (only the lines after a `:` are indented)"
+        return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
     before = text[: token.start_pos] if token.start_pos is not None else text
     if _unclosed_bracket(before) is not None and before.rstrip(" \t").endswith("\n"):
         return _NEVER_CLOSED

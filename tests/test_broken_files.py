@@ -13,7 +13,7 @@ BROKEN = Path(__file__).parent / "broken"
 
 # (file, command, line, column, message, exit status)
 CASES = [
-    ('arity_builtin', 'check', 10, 9, '`rows` takes 1 to 2 arguments, but 0 were given: rows(n) or rows(rows, cols)', 1),
+    ('arity_builtin', 'check', 10, 9, '`rows` takes 1 or 2 arguments, but 0 were given: rows(n) or rows(rows, cols)', 1),
     ('arity_move_name', 'check', 14, 5, '`move_name` takes 1 argument (the move), not 2', 1),
     ('arity_user_function', 'check', 18, 12, '`won` takes 1 argument, but 2 were given', 1),
     ('cycle_definitions', 'check', 14, 1, '`a` is defined in terms of itself: a -> b -> a', 1),
@@ -36,7 +36,7 @@ CASES = [
     ('missing_state', 'check', 1, 1, 'a game needs a `state:` block listing its fields and their initial values', 1),
     ('missing_utility', 'check', 1, 1, "a game needs `utility = ...`: the first player's score in a terminal state", 1),
     ('name_assign_parameter', 'check', 16, 5, '`size` is a parameter and cannot be assigned; only state fields and `let` names can', 1),
-    ('name_assign_unknown', 'check', 17, 5, 'unknown name `movr`; did you mean `mover`? (new local names are made with `let`)', 1),
+    ('name_assign_unknown', 'check', 17, 5, 'unknown name `movr`; did you mean `mover`?', 1),
     ('name_builtin_redefined', 'check', 11, 5, '`len` is a built-in function; choose another name', 1),
     ('name_defined_twice', 'check', 15, 1, '`moves` is defined twice: it is already a definition (line 14)', 1),
     ('name_field_called', 'check', 19, 16, '`board` is a state field, not a function', 1),
@@ -62,7 +62,7 @@ CASES = [
     ('syntax_single_quotes', 'check', 2, 6, 'strings are written in double quotes: "like this"', 1),
     ('syntax_stray_character', 'check', 13, 11, 'unexpected character `$`: names are made of letters, digits and `_`', 1),
     ('syntax_unclosed_bracket', 'check', 14, 9, 'this bracket is never closed', 1),
-    ('syntax_unexpected_indent', 'check', 13, 5, 'this line is indented, but no block is open here (only the lines after a `:` are indented)', 1),
+    ('syntax_unexpected_indent', 'check', 13, 5, 'this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)', 1),
     ('tree_two_roots', 'check', 5, 1, "a tree needs exactly one root (a node that is nobody's child); found 2: A, C", 1),
     ('name_keyword', 'check', 10, 1, '`true` is a keyword of the language; choose another name', 1),
     ('tree_unreachable_cycle', 'check', 8, 5, 'node `C` cannot be reached from the root `A` (its rows form a cycle)', 1),

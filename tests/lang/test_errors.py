@@ -53,8 +53,8 @@ SYNTAX = [
     (with_result("    for k in [1]\n        n = k\n"), "missing `:` at the end of this line", 8, 17),
     (with_result("    while n < 3\n        n += 1\n"), "missing `:` at the end of this line", 8, 16),
     # indentation
-    (BASE + "x = 1\n    y = 2\n", "this line is indented but no block is open here", 12, 5),
-    (with_result("    n = 1\n        n = 2\n"), "this line is indented but no block is open here", 9, 9),
+    (BASE + "x = 1\n    y = 2\n", "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)", 12, 5),
+    (with_result("    n = 1\n        n = 2\n"), "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)", 9, 9),
     (BASE.replace("    n = 0\n", "    n = 0\n  k = 1\n"), "this line's indentation matches no enclosing block", 5, 3),
     (with_result("    if n > 0:\n        n = 1\n      n = 2\n"), "this line's indentation matches no enclosing block", 10, 7),
     # missing expressions
@@ -193,7 +193,7 @@ CHECK = [
     (with_result("    n = true\n"), "`n` holds an integer, but this is a boolean", 8, 9),
     (with_result("    utility = 1\n"), "`utility` is a definition and cannot be assigned; only state fields and `let` names can", 8, 5),
     (with_result("    A = 1\n"), "`A` is a player and cannot be assigned; only state fields and `let` names can", 8, 5),
-    (with_result("    nn = 1\n"), "unknown name `nn`; did you mean `n`? (new local names are made with `let`)", 8, 5),
+    (with_result("    nn = 1\n"), "unknown name `nn`; did you mean `n`?", 8, 5),
     (with_result("    let n = 1\n"), "`n` is already a state field; choose another name for this local", 8, 9),
     (with_result("    let empty = 1\n    n += empty\n"), "`empty` is already a built-in symbol; choose another name for this local", 8, 9),
     (with_result("    let k = 1\n    let k = 2\n"), "`k` is already a local name here; choose another name", 9, 9),
