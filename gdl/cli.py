@@ -82,18 +82,20 @@ def command_check(args: argparse.Namespace) -> int:
     parts = [f"{len(game.players)} players ({', '.join(game.players)})"]
     if game.params:
         parts.append("parameters " + ", ".join(f"{k}={_show(v)}" for k, v in game.params.items()))
-    print(f"{args.file}: ok: {game.title}: " + "; ".join(parts))
     if not args.deep:
+        print(f"{args.file}: ok: {game.title}: " + "; ".join(parts))
         return 0
     from gdl.lint import deep_check
 
     findings = deep_check(game, games=args.games, max_moves=args.max_moves)
-    for problem in findings.problems:
-        print(f"{args.file}: warning: {problem}", file=sys.stderr)
     summary = f"{findings.games} random games, {findings.moves} moves, {findings.terminals} ended"
+    for problem in findings.problems:
+        print(problem if problem.startswith(args.file + ":") else f"{args.file}: {problem}", file=sys.stderr)
     if findings.problems:
-        print(f"{args.file}: {len(findings.problems)} problem(s) found in {summary}", file=sys.stderr)
+        count = len(findings.problems)
+        print(f"{args.file}: {count} problem{'s' if count != 1 else ''} found in {summary}", file=sys.stderr)
         return 1
+    print(f"{args.file}: ok: {game.title}: " + "; ".join(parts))
     print(f"{args.file}: deep check ok: {summary}")
     return 0
 
@@ -137,6 +139,15 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gdl")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `gdl` command."""
     parser = argparse.ArgumentParser(
@@ -145,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"gdl {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
@@ -182,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `gdl` command; return its exit status."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help(sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:

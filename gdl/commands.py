@@ -96,11 +96,12 @@ def verdict(game: Any, value: Any, exact: bool) -> str:
     if not exact:
         leaning = first if value > 0 else second if value < 0 else "neither player"
         return f"estimate {number_text(value)}, favouring {leaning}"
-    if value > 0:
-        return f"{first} wins (value {number_text(value)})"
-    if value < 0:
-        return f"{second} wins (value {number_text(value)})"
-    return "draw (value 0)"
+    if value == 0:
+        return "draw (value 0)"
+    if value in (1, -1):
+        return f"{first if value > 0 else second} wins (value {number_text(value)})"
+    # Scores (a margin, a payoff) rather than a plain win or loss.
+    return f"value {number_text(value)} for {first}, in {first if value > 0 else second}'s favour"
 
 
 def result_json(game: Any, result: Any) -> dict[str, Any]:

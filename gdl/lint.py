@@ -13,15 +13,27 @@ from gdl.errors import GdlError
 class Findings:
     """What the random games showed: problems found, and how much was played."""
 
-    problems: list[str] = field(default_factory=list)
+    found: dict[str, tuple[str, int]] = field(default_factory=dict)
     games: int = 0
     moves: int = 0
     terminals: int = 0
 
     def add(self, message: str) -> None:
-        """Record a problem once."""
-        if message not in self.problems:
-            self.problems.append(message)
+        """Record a problem; the same problem met again in other states is counted, not repeated."""
+        kind = message.splitlines()[0]
+        first, times = self.found.get(kind, (message, 0))
+        self.found[kind] = (first, times + 1)
+
+    @property
+    def problems(self) -> list[str]:
+        """Each problem once, with how often it was met when more than once."""
+        shown = []
+        for message, times in self.found.values():
+            if times > 1:
+                head, _, rest = message.partition("\n")
+                message = f"{head} [met {times} times; the first shown]\n{rest}" if rest else f"{head} [met {times} times]"
+            shown.append(message)
+        return shown
 
 
 def _shown(game: Any, state: Any) -> str:
@@ -62,7 +74,7 @@ def _play_one(
         moves = list(game.actions(state))
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
-            findings.add(f"the moves of a state are not all distinct ({', '.join(repeated)} listed more than once) in:\n{_shown(game, state)}")
+            findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}")
         state = game.result(state, dice.choice(moves))
         findings.moves += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")

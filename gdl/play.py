@@ -11,7 +11,8 @@ from gdl.cli import UsageError, load_game, move_text, number_text
 from gdl.errors import GdlError
 
 HELP = """\
-Type a move's name, or its number in the list of legal moves; or one of:
+Type a move's name, or its number in the list of legal moves (when the moves are named by
+numbers, a number is always a name); or one of:
   hint   what the searcher would play here, and its value
   undo   take back your last move (and the replies to it)
   quit   stop the game
@@ -48,6 +49,7 @@ class Match:
         self.history = [game.initial_state()]
         self.dice = random.Random(args.seed)
         self.echo = False  # whether to repeat typed lines (input from a file or pipe)
+        self.numbered = True  # whether the legal moves are listed with numbers to type
 
     @property
     def state(self) -> Any:
@@ -106,7 +108,10 @@ class Match:
         """The searcher picks and plays a move."""
         result = self.search()
         mover = self.game.to_move(self.state)
-        detail = f"value {number_text(result.value)} for {self.game.players[0]}" + ("" if result.exact else f", searched {result.stats.depth} moves ahead")
+        depth = result.stats.depth
+        detail = f"value {number_text(result.value)} for {self.game.players[0]}" + (
+            ", exact" if result.exact else f", an estimate {depth} move{'s' if depth != 1 else ''} ahead"
+        )
         self.say(f"{mover} plays {move_text(self.game, result.move)}  ({detail})")
         self.history.append(self.game.result(self.state, result.move))
 
@@ -114,7 +119,13 @@ class Match:
         """Ask for a move until a legal one (or a command) is given; False to stop."""
         moves = list(self.game.actions(self.state))
         mover = self.game.to_move(self.state)
-        listing = "  ".join(f"{i}) {move_text(self.game, m)}" for i, m in enumerate(moves, start=1))
+        names = [move_text(self.game, m) for m in moves]
+        # When moves are named by numbers, a number is a name, never a place in the list.
+        self.numbered = not any(name.isdigit() for name in names)
+        if self.numbered:
+            listing = "  ".join(f"{i}) {name}" for i, name in enumerate(names, start=1))
+        else:
+            listing = "  ".join(names)
         self.say(f"legal moves: {listing}")
         while True:
             self.out.write(f"{mover} to move> ")
@@ -138,7 +149,8 @@ class Match:
                 continue
             if command == "hint":
                 result = self.search()
-                self.say(f"hint: {move_text(self.game, result.move)} (value {number_text(result.value)} for {self.game.players[0]})")
+                kind = "exact" if result.exact else "an estimate"
+                self.say(f"hint: {move_text(self.game, result.move)} (value {number_text(result.value)} for {self.game.players[0]}, {kind})")
                 continue
             if command == "undo":
                 if self.undo():
@@ -149,8 +161,9 @@ class Match:
             if move is not None:
                 self.history.append(self.game.result(self.state, move))
                 return True
-            legal = ", ".join(move_text(self.game, m) for m in moves)
-            self.say(f"`{text}` is not a legal move here. Legal moves: {legal} (or a number 1-{len(moves)}).")
+            legal = ", ".join(names)
+            numbers = f" (or its number, 1 to {len(moves)})" if self.numbered and len(moves) > 1 else ""
+            self.say(f"`{text}` is not a legal move here. Legal moves: {legal}{numbers}.")
 
     def pick(self, moves: list[Any], text: str) -> Any:
         """The move the text names: by its printed name first, else by its number in the list."""
@@ -158,7 +171,7 @@ class Match:
             return self.game.parse_move(self.state, text)
         except GdlError:
             pass
-        if text.isdigit() and 1 <= int(text) <= len(moves):
+        if self.numbered and text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1]
         return None
 
@@ -182,8 +195,10 @@ class Match:
     def run(self, read: Callable[[], str]) -> int:
         """Play to the end (or until the human quits)."""
         game = self.game
-        who = "you play " + self.human if self.human else "the searchers play each other"
-        self.say(f"{game.title}: {who}. Type `help` for the commands.")
+        if self.human:
+            self.say(f"{game.title}: you play {self.human}. Type `help` for the commands.")
+        else:
+            self.say(f"{game.title}: the searchers play each other.")
         while True:
             self.show_state()
             if game.is_terminal(self.state):

@@ -39,7 +39,7 @@ def test_a_sound_game_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_moves_listed_twice_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = lint(tmp_path, capsys, moves="[1, 1]")
     assert status == 1
-    assert "the moves of a state are not all distinct (1 listed more than once)" in err
+    assert "a state lists the same move more than once (1): moves must be distinct [met 200 times; the first shown]" in err
 
 
 def test_a_dead_end_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

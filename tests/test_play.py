@@ -34,7 +34,7 @@ def test_illegal_input_is_refused_with_the_legal_moves_and_asked_again() -> None
 
 def test_hint_and_undo() -> None:
     done = play("games/tictactoe.gdl", typed="hint\n5\nundo\nquit\n")
-    assert "hint: (1, 1) (value 0 for X)" in done.stdout
+    assert "hint: (1, 1) (value 0 for X, exact)" in done.stdout
     assert "O plays (0, 0)" in done.stdout
     assert "undone." in done.stdout
     # After the undo the empty board is shown again with all nine moves.
@@ -51,7 +51,8 @@ def test_the_searchers_play_each_other_with_as_none() -> None:
 def test_playing_the_second_player() -> None:
     done = play("games/subtraction.gdl", "-p", "stones=3", "--as", "Second", typed="2\n")
     # 3 stones, take 1..2: the first player loses whatever it takes; here it takes 1, we take 2.
-    assert "First plays 1  (value -1 for First)" in done.stdout
+    assert "First plays 1  (value -1 for First, exact)" in done.stdout
+    assert "legal moves: 1  2" in done.stdout  # the moves are numbers: no list numbers beside them
     assert "Second to move> 2" in done.stdout
     assert "Game over: Second wins (First scores -1)." in done.stdout
 
@@ -61,3 +62,11 @@ def test_an_unknown_player_is_a_usage_error() -> None:
     assert done.returncode == 2
     assert "--as takes a player (First, Second) or none, not `Nobody`" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_when_moves_are_numbers_a_typed_number_is_always_a_move_name() -> None:
+    # Connect-k moves are column numbers: typing 1 drops a disc in column 1, never "the first
+    # move of the list", even when column 0 is the first legal move.
+    done = play("games/connect.gdl", "-p", "rows=2", "-p", "cols=3", "-p", "k=2", typed="1\n")
+    assert "legal moves: 0  1  2" in done.stdout
+    assert "X to move> 1\n\n. . .\n. X ." in done.stdout
