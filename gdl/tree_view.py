@@ -31,7 +31,7 @@ def add_tree_command(commands: Any, add_common: Callable[[argparse.ArgumentParse
     add_common(tree)
     tree.add_argument("--algorithm", choices=("minimax", "alphabeta"), default="alphabeta", help="the searcher (default alphabeta)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
-    tree.add_argument("--format", choices=("text", "dot", "svg"), default="text", help="text (default), Graphviz dot, or an SVG picture")
+    tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, else text)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
     tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     tree.set_defaults(run=command_tree)
@@ -90,16 +90,32 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
         budget[0] -= 1
         window = "" if node.alpha is None else f"alpha {_bound_text(node.alpha)}, beta {_bound_text(node.beta)}"
         drawn = Drawn(label(node, root), node.kind, _value_text(node), window, leaf_numbers.get(id(node)))
+        hidden = 0
         for child in node.children:
             if budget[0] <= 0:
-                left_out[0] += _size(child)
+                hidden += _size(child)
                 continue
             drawn.children.append(draw(child))
         for move in list(node.pruned) + list(getattr(node, "dropped", [])):
-            drawn.children.append(Drawn(move_text(game, move), "pruned", "", "", pruned=True))
+            drawn.children.append(Drawn(move_text(game, move), "pruned", _pruned_value(game, node.state, move), "", pruned=True))
+        if hidden:
+            left_out[0] += hidden
+            drawn.children.append(Drawn(f"... {hidden} more node{'s' if hidden != 1 else ''} not shown", "more", "", ""))
         return drawn
 
     return draw(result.tree, root=True), left_out[0]
+
+
+def _pruned_value(game: Any, state: Any, move: Any) -> str:
+    """A pruned move's value when it leads straight to the end of the game (a textbook leaf),
+    as the figures show it; empty otherwise (the search never looked)."""
+    try:
+        child = game.result(state, move)
+        if game.is_terminal(child):
+            return number_text(game.utility(child, game.players[0]))
+    except Exception:  # drawing a pruned branch must never break the picture
+        pass
+    return ""
 
 
 def _size(node: Any) -> int:
@@ -114,8 +130,10 @@ def render_text(root: Drawn, left_out: int) -> str:
     lines: list[str] = []
 
     def line_for(node: Drawn) -> str:
+        if node.kind == "more":
+            return node.label
         if node.pruned:
-            return f"{node.label}  pruned"
+            return f"{node.label}  = {node.value}  pruned" if node.value else f"{node.label}  pruned"
         if node.kind == "leaf":
             order = f"  leaf #{node.order}" if node.order is not None else ""
             window = f"  [{node.window}]" if node.window else ""
@@ -160,10 +178,17 @@ def render_dot(root: Drawn, left_out: int) -> str:
     """Graphviz source: MAX as up-triangles, MIN as down-triangles, leaves as boxes, pruned dashed."""
     out = ["digraph search {", '  node [fontname="Helvetica", fontsize=11];', '  edge [fontname="Helvetica", fontsize=10];']
     for number, node, parent in _nodes(root):
+        if node.kind == "more":
+            out.append(f'  n{number} [shape=plaintext, label="{_dot_escape(node.label)}"];')
+            out.append(f'  n{parent} -> n{number} [style=dotted];')
+            continue
         if node.pruned:
-            out.append(f'  n{number} [shape=plaintext, label="pruned", fontcolor=gray];')
+            shown = f"{node.value}\\npruned" if node.value else "pruned"
+            out.append(f'  n{number} [shape=box, style=dashed, color=gray, label="{shown}", fontcolor=gray];')
         else:
             text = node.value if node.kind != "leaf" else node.value.lstrip("= ")
+            if parent is None:
+                text = f"{node.label}\\n{text}"
             if node.order is not None:
                 text += f"\\n#{node.order}"
             if node.window:
@@ -196,7 +221,7 @@ def render_svg(root: Drawn, left_out: int) -> str:
 
 
 def _own_svg(root: Drawn, left_out: int) -> str:
-    x_step, y_step, margin = 70, 90, 40
+    x_step, y_step, margin = 96, 90, 50
     positions: dict[int, tuple[float, float]] = {}
     next_leaf = [0]
 
@@ -211,23 +236,28 @@ def _own_svg(root: Drawn, left_out: int) -> str:
         return x
 
     place(root, 0)
-    width = margin * 2 + max(next_leaf[0] - 1, 0) * x_step
-    height = margin * 2 + max(y for _, y in positions.values()) + 20
+    width = margin * 2 + max(next_leaf[0] - 1, 0) * x_step + 70  # room for the last window label
+    height = max(y for _, y in positions.values()) + margin
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" font-family="Helvetica" font-size="11">']
 
     def edges(node: Drawn) -> None:
         x, y = positions[id(node)]
         for child in node.children:
             cx, cy = positions[id(child)]
-            dash = ' stroke-dasharray="4 3" stroke="gray"' if child.pruned else ' stroke="black"'
+            dash = ' stroke-dasharray="4 3" stroke="gray"' if child.pruned or child.kind == "more" else ' stroke="black"'
             parts.append(f'<line x1="{x:.0f}" y1="{y + 14:.0f}" x2="{cx:.0f}" y2="{cy - 14:.0f}"{dash}/>')
-            parts.append(f'<text x="{(x + cx) / 2 + 4:.0f}" y="{(y + cy) / 2:.0f}" fill="{"gray" if child.pruned else "#444"}">{escape(child.label)}</text>')
+            if child.kind != "more":
+                parts.append(f'<text x="{(x + cx) / 2 + 4:.0f}" y="{(y + cy) / 2:.0f}" fill="{"gray" if child.pruned else "#444"}">{escape(child.label)}</text>')
             edges(child)
 
     def shapes(node: Drawn) -> None:
         x, y = positions[id(node)]
-        if node.pruned:
-            parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle" fill="gray">pruned</text>')
+        if node.kind == "more":
+            parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(node.label)}</text>')
+        elif node.pruned:
+            parts.append(f'<rect x="{x - 14:.0f}" y="{y - 12:.0f}" width="28" height="24" fill="white" stroke="gray" stroke-dasharray="3 2"/>')
+            parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle" fill="gray">{escape(node.value)}</text>')
+            parts.append(f'<text x="{x:.0f}" y="{y + 28:.0f}" text-anchor="middle" fill="gray">pruned</text>')
         elif node.kind == "max":
             parts.append(f'<polygon points="{x:.0f},{y - 14:.0f} {x - 16:.0f},{y + 12:.0f} {x + 16:.0f},{y + 12:.0f}" fill="white" stroke="black"/>')
         elif node.kind == "min":
@@ -236,9 +266,13 @@ def _own_svg(root: Drawn, left_out: int) -> str:
             parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="13" fill="white" stroke="black"/>')
         else:
             parts.append(f'<rect x="{x - 14:.0f}" y="{y - 12:.0f}" width="28" height="24" fill="white" stroke="black"/>')
-        if not node.pruned:
-            value = node.value.lstrip("= ") if node.kind == "leaf" else node.value
-            parts.append(f'<text x="{x + 20:.0f}" y="{y + 4:.0f}">{escape(value)}</text>')
+        if not node.pruned and node.kind != "more":
+            if node.kind == "leaf":
+                parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(node.value.lstrip("= "))}</text>')
+            else:
+                parts.append(f'<text x="{x + 20:.0f}" y="{y + 4:.0f}">{escape(node.value)}</text>')
+            if node is root:
+                parts.append(f'<text x="{x:.0f}" y="{y - 18:.0f}" text-anchor="middle" font-weight="bold">{escape(node.label)}</text>')
             if node.order is not None:
                 parts.append(f'<text x="{x:.0f}" y="{y + 28:.0f}" text-anchor="middle" fill="#06c">#{node.order}</text>')
             if node.window:
@@ -269,14 +303,18 @@ def command_tree(args: argparse.Namespace) -> int:
     except SearchError as error:
         raise UsageError(str(error)) from None
     root, left_out = build_drawing(game, result, args.max_nodes)
-    render = {"text": render_text, "dot": render_dot, "svg": render_svg}[args.format]
+    chosen = args.format
+    if chosen is None:
+        extension = (args.output or "").rsplit(".", 1)[-1].lower()
+        chosen = {"svg": "svg", "dot": "dot", "gv": "dot"}.get(extension, "text")
+    render = {"text": render_text, "dot": render_dot, "svg": render_svg}[chosen]
     text = render(root, left_out)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as file:
             file.write(text)
     else:
         sys.stdout.write(text)
-        if args.format == "text":
+        if chosen == "text":
             sys.stdout.write(f"value {number_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
                              f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes\n")
     return 0

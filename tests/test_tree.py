@@ -25,7 +25,9 @@ def leaf_values(text: str) -> list[int]:
 def test_aima_alphabeta_prunes_c2_and_c3(capsys: object) -> None:
     text = tree(capsys, "games/textbook/aima.gdl", "--algorithm", "alphabeta")
     assert leaf_values(text) == [3, 12, 8, 2, 14, 5, 2]
-    assert re.findall(r"(\w+)  pruned", text) == ["C2", "C3"]
+    assert re.findall(r"(\w+)  (?:= -?\d+  )?pruned", text) == ["C2", "C3"]
+    # The figures show the pruned leaves' values, which the search itself never read.
+    assert "C2  = 4  pruned" in text and "C3  = 6  pruned" in text
     assert "C  MIN <= 2  [alpha 3, beta +inf]" in text
     assert "value 3, best move B; 7 leaves evaluated" in text
 
@@ -33,7 +35,8 @@ def test_aima_alphabeta_prunes_c2_and_c3(capsys: object) -> None:
 def test_pruning_tree_prunes_e2_and_all_of_g(capsys: object) -> None:
     text = tree(capsys, "games/textbook/pruning.gdl")
     assert leaf_values(text) == [2, 3, 5, 0, 1]
-    assert re.findall(r"(\w+)  pruned", text) == ["E2", "G"]
+    assert re.findall(r"(\w+)  (?:= -?\d+  )?pruned", text) == ["E2", "G"]
+    assert "E2  = 9  pruned" in text and "G  pruned" in text
 
 
 def test_minimax_prunes_nothing(capsys: object) -> None:
@@ -47,8 +50,9 @@ def test_dot_marks_max_min_leaves_and_pruned_branches(capsys: object) -> None:
     assert text.startswith("digraph search {")
     assert text.count("shape=triangle") == 1      # A, the MAX root
     assert text.count("shape=invtriangle") == 3   # B, C, D
-    assert text.count("shape=box") == 7           # the evaluated leaves
-    assert text.count("style=dashed") == 2        # C2 and C3
+    assert text.count("shape=box, style=dashed") == 2  # C2 and C3, pruned
+    assert text.count("shape=box, label") == 7         # the evaluated leaves
+    assert 'label="4\\npruned"' in text and 'label="6\\npruned"' in text
 
 
 def test_svg_is_written_to_a_file(tmp_path: Path) -> None:
