@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from typing import Any, Callable
 
 from gdl.cli import UsageError, json_number, load_game, move_text, number_text
@@ -111,6 +112,8 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "game": getattr(game, "title", None),
         "algorithm": result.algorithm,
         "value": json_number(result.value),
+        # The exact value when it is a fraction (chance games), which a float only approximates.
+        "value_fraction": str(result.value) if isinstance(result.value, Fraction) and result.value.denominator != 1 else None,
         "exact": result.exact,
         "to_move": result.to_move,
         "best_move": None if result.move is None else move_text(game, result.move),
@@ -148,7 +151,7 @@ def result_text(game: Any, result: Any) -> str:
             lines.append("  (<= and >= are bounds: alpha-beta proved only that these moves are no better)")
     stats = result.stats
     lines.append(
-        f"{result.algorithm}: {stats.nodes:,} nodes, depth {stats.depth}, {stats.seconds:.2f} s"
+        f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, depth {stats.depth}, {stats.seconds:.2f} s"
         + (f", {stats.repetitions} repeated positions scored as {'draws'}" if stats.repetitions else "")
     )
     return "\n".join(lines)

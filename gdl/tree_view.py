@@ -301,7 +301,7 @@ def command_tree(args: argparse.Namespace) -> int:
     try:
         result = search(game, depth=args.depth, trace=True)
     except SearchError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"{error} (gdl tree draws minimax and alpha-beta searches)") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
     chosen = args.format
     if chosen is None:
