@@ -193,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `gdl` command; return its exit status."""
+    sys.set_int_max_str_digits(0)  # a game may score in numbers of any size; print them whole
     parser = build_parser()
     if not (sys.argv[1:] if argv is None else argv):
         parser.print_help(sys.stderr)

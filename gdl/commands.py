@@ -134,7 +134,11 @@ def result_text(game: Any, result: Any) -> str:
     """A short summary for people."""
     note = "  [interrupted: the best found so far]" if result.interrupted else "" if result.exact else "  [not exact]"
     lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
-    if result.move is None:
+    if result.move is None and result.to_move is None and result.move_values:
+        lines.append("the initial state is a chance node; the value of each outcome:")
+        for outcome, value in result.move_values.items():
+            lines.append(f"  {move_text(game, outcome)}  {number_text(value)}")
+    elif result.move is None:
         lines.append("the initial state is terminal: no move to make")
     else:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.move)}")
@@ -152,7 +156,7 @@ def result_text(game: Any, result: Any) -> str:
     stats = result.stats
     lines.append(
         f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, depth {stats.depth}, {stats.seconds:.2f} s"
-        + (f", {stats.repetitions} repeated positions scored as {'draws'}" if stats.repetitions else "")
+        + (f", {stats.repetitions} repeated positions scored by the repetition rule" if stats.repetitions else "")
     )
     return "\n".join(lines)
 

@@ -26,6 +26,15 @@ class _IndentationError(Exception):
         self.column = column
 
 
+class _TooLong(Exception):
+    """A number literal longer than any game needs (and than Python reads by default)."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line = line
+        self.column = column
+
+
 class _GdlIndenter(Indenter):
     """Turns indentation into _INDENT/_DEDENT tokens, as Python does."""
 
@@ -243,6 +252,8 @@ class _ToAst(Transformer):
         return items
 
     def number(self, meta: Any, digits: Token) -> ast.Number:
+        if len(digits) > 4000:
+            raise _TooLong(meta.line, meta.column)
         return ast.Number(int(digits), **_at(meta))
 
     def decimal(self, meta: Any, digits: Token) -> ast.Number:
@@ -520,8 +531,11 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
         raise source.error(GdlSyntaxError, message, line, column) from None
     try:
         return _ToAst().transform(tree)
-    except VisitError as error:  # pragma: no cover - a transformer bug, not a user mistake
-        raise error.orig_exc from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, _TooLong):
+            where = error.orig_exc
+            raise source.error(GdlSyntaxError, "this number has more than 4000 digits", where.line, where.column) from None
+        raise error.orig_exc from None  # a transformer bug, not a user mistake
 
 
 def parse_value(text: str, name: str = "<parameter>") -> ast.Expr:

@@ -92,6 +92,7 @@ class _Compiler:
         self.in_result = False
         self.hoisting = True
         self.grid_fields: set[str] = set()
+        self.cached: set[str] = set()  # definitions whose last answer is remembered
         self.counter = 0
 
     # ---- names
@@ -168,7 +169,12 @@ class _Compiler:
                 return f"_g{self.field_positions[name]}"
             return f"S[{self.field_positions[name]}]"
         if refers == "definition":
-            return f"d_{name}({self.state_now()})" if self.uses_state(name) else "d_" + name
+            if not self.uses_state(name):
+                return "d_" + name
+            if self.in_result and name in self.cached:
+                # A state made inside result is seen once: keep the remembered answer for S.
+                return f"_uncached_{name}({self.state_now()})"
+            return f"d_{name}({self.state_now()})"
         raise AssertionError(refers)
 
     def expr_TupleExpr(self, node: ast.TupleExpr | ast.ListExpr) -> str:
@@ -214,7 +220,10 @@ class _Compiler:
         return f"({left} {node.op} {right})"
 
     def expr_Compare(self, node: ast.Compare) -> str:
-        if len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty_list(node.rest[0]):
+        if (
+            len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty_list(node.rest[0])
+            and self.game.kind_of(node.first).name in ("list", "tuple")
+        ):
             return f"({'not ' if node.ops[0] == '==' else ''}{self.expr(node.first)})"
         parts = [self.expr(node.first)]
         left_kind = self.game.kind_of(node.first)
@@ -467,6 +476,7 @@ class _Compiler:
         w = self.writer
         game = self.game
         referenced = {n.id for n in _walk(game.program) if isinstance(n, ast.Name) and game.refers.get(id(n)) == "definition"}
+        self.cached = referenced
         for name, definition in game.definitions.items():
             if not self.uses_state(name):
                 continue

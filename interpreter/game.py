@@ -276,6 +276,8 @@ class Game(BaseGame):
             value = self._evaluation(state)
         except Exception as error:
             raise self._rule_error(error, state, "evaluation") from None
+        if type(value) not in (int, Fraction):
+            raise self._rule_failure(f"`evaluation` must be a number, got {to_text(value)}", "evaluation", state)
         return value if player == self.players[0] else -value
 
     @typeguard_ignore

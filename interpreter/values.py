@@ -25,6 +25,16 @@ class Symbol(str):
     def __repr__(self) -> str:
         return str.__str__(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Copies and pickles come back as the one interned symbol: rules compare with `is`.
+        return (symbol, (str.__str__(self),))
+
+    def __copy__(self) -> Symbol:
+        return self
+
+    def __deepcopy__(self, seen: dict[int, Any]) -> Symbol:
+        return self
+
 
 _SYMBOLS: dict[str, Symbol] = {}
 
@@ -148,8 +158,6 @@ def to_text(value: Any) -> str:
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Map):
         return "{" + ", ".join(f"{to_text(k)}: {to_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, Fraction):
-        return str(value)
     return str(value)
 
 

@@ -57,6 +57,7 @@ class Budget:
         self.best_move: Move | None = None
         # The root's move values found so far in the running iteration, for an interrupt.
         self.root_values: dict[Hashable, Value] = {}
+        self.root_bounds: dict[Hashable, str] = {}  # filled by searchers whose root values may be bounds
 
     def next_check(self, nodes: int) -> int:
         """The node count at which the search must next call ``check``."""
@@ -225,7 +226,7 @@ def interrupted_outcome(game: Game, root: State, budget: Budget) -> Outcome:
         raise KeyboardInterrupt
     maximizing = game.to_move(root) == game.players[0]
     best = (max if maximizing else min)(values, key=values.__getitem__)
-    bounds = {move: "exact" for move in values}
+    bounds = {move: budget.root_bounds.get(move, "exact") for move in values}
     outcome = Outcome(values[best], best, [best], values, bounds, hit_horizon=True)
     outcome.interrupted = True
     return outcome

@@ -142,6 +142,7 @@ def _alphabeta_iterations(
         root_values: dict = {}
         budget.root_values = root_values  # what an interrupted search can still report
         root_bounds: dict = {}
+        budget.root_bounds = root_bounds
         line = None  # principal variation below the node just searched, as (move, rest)
         tracer = Tracer() if trace else None
 
@@ -162,7 +163,7 @@ def _alphabeta_iterations(
                     tracer.leaf(state, None, ply, value, "utility", (alpha, beta))
                 return value
             key = state if key_of is None else key_of(state)
-            if key in path:
+            if state in path:  # the very position, not a symmetric one: that is no repetition
                 repetitions += 1
                 line = None
                 value = score_repetition(state)
@@ -216,7 +217,7 @@ def _alphabeta_iterations(
                     dropped_moves += len(skipped)
             elif hint is not None:
                 moves = hint_first(moves, hint)
-            path.add(key)
+            path.add(state)
             horizon_before, repetitions_before = horizon, repetitions
             alpha0, beta0 = alpha, beta
             if tracer is not None:
@@ -245,7 +246,7 @@ def _alphabeta_iterations(
                             if tracer is not None:
                                 pruned = list(moves[i + 1:])
                         break
-            path.discard(key)
+            path.discard(state)
             bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
             if table is not None and repetitions == repetitions_before:
                 complete = horizon == horizon_before
