@@ -15,7 +15,7 @@ from time import perf_counter
 # object); imported from typing so that typeguard is not needed at run time.
 from typing import Any, no_type_check as typeguard_ignore
 
-from ._common import Budget, Counters, Outcome, Progress, Tracer, in_game_order, pv_from_line, run
+from ._common import UNLIMITED, Budget, Counters, Outcome, Progress, Tracer, in_game_order, pv_from_line, run
 from .minimax import no_moves_error
 from .ordering import MoveOrderer, hint_first
 from .protocol import (
@@ -143,6 +143,7 @@ def _alphabeta_iterations(
         budget.root_values = root_values  # what an interrupted search can still report
         root_bounds: dict = {}
         budget.root_bounds = root_bounds
+        unlimited = max_depth == UNLIMITED
         line = None  # principal variation below the node just searched, as (move, rest)
         tracer = Tracer() if trace else None
 
@@ -184,7 +185,9 @@ def _alphabeta_iterations(
                 if entry is not None:
                     stored, bound, draft, complete, stored_move, _ = entry
                     remaining = max_depth - ply
-                    if (draft == remaining or (complete and remaining > draft)) and (
+                    # A complete entry saw only finished games below it: in a search to the end
+                    # its value holds at any depth; in a depth-limited one, only with more depth left.
+                    if (draft == remaining or (complete and (unlimited or remaining > draft))) and (
                         bound == EXACT
                         or (bound == LOWER and stored >= beta)
                         or (bound == UPPER and stored <= alpha)
