@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from gdl.checker import CheckedGame, check
+from gdl.checker import check
+from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
 from gdl.parser import parse, parse_value
 

@@ -7,12 +7,13 @@ and returns a `CheckedGame`, the model the interpreter compiles. It never runs t
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from gdl import ast
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
+from gdl.model import CheckedGame
+from gdl.params import bad_item, override_fits, value_to_expr
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, Source
 from gdl.kinds import (
     ANY, BOOL, INT, LIST, NUMBER, PLAYER, STRING, SYMBOL, TUPLE, Kind,
@@ -40,31 +41,6 @@ KEYWORDS = frozenset(
 
 _STATE = "$state"  # the dependency of a name that reads a state field
 _RESERVED = "`{name}`: names starting with `__` are reserved; choose another name"
-
-
-@dataclass
-class CheckedGame:
-    """A program that passed every check, with what the checks learned about it."""
-
-    source: Source
-    program: ast.Program
-    title: str
-    players: tuple[str, ...]
-    symbols: tuple[str, ...]
-    params: dict[str, ast.Expr]
-    fields: tuple[ast.Field, ...]
-    definitions: dict[str, ast.Definition]
-    functions: dict[str, ast.Function]
-    result: ast.Result | None
-    tree: ast.Tree | None
-    state_dependent: frozenset[str]
-    constant_order: tuple[str, ...]
-    kinds: dict[int, Kind] = field(repr=False)
-    refers: dict[int, str] = field(repr=False)
-
-    def kind_of(self, node: ast.Node) -> Kind:
-        """The kind the checker inferred for an expression."""
-        return self.kinds.get(id(node), ANY)
 
 
 class _Scope:
@@ -249,14 +225,14 @@ class _Checker:
                     problem = self.errors[known_errors].message
                     del self.errors[known_errors:]
                     raise GdlParamError(f"the value given for parameter `{name}` is not valid: {problem}", file=self.source.name)
-                bad_item = _bad_item(given_kind, kind)
-                if bad_item is not None:
+                wrong = bad_item(given_kind, kind)
+                if wrong is not None:
                     raise GdlParamError(
                         f"each item of parameter `{name}` must be {describe(element(kind))} "
-                        f"(default {self.source_text(param.default)}), but one given is {describe(bad_item)}",
+                        f"(default {self.source_text(param.default)}), but one given is {describe(wrong)}",
                         file=self.source.name,
                     )
-                if not _param_fits(given_kind, kind):
+                if not override_fits(given_kind, kind):
                     raise GdlParamError(
                         f"parameter `{name}` is {describe(kind)} (default {self.source_text(param.default)}), "
                         f"but {describe(given_kind)} was given",
@@ -786,25 +762,6 @@ class _Checker:
         )
 
 
-def _param_fits(given: Kind, default: Kind) -> bool:
-    """Whether an override may replace a default: the same sort of value (lists and tuples alike)."""
-    sequences = {"list", "tuple"}
-    if given.name in sequences and default.name in sequences:
-        return True
-    return fits(given, default) or (given.name == default.name)
-
-
-def _bad_item(given: Kind, default: Kind) -> Kind | None:
-    """For a list or tuple override of a list or tuple parameter: the kind of an item that does
-    not fit the default's items, if any."""
-    sequences = {"list", "tuple"}
-    if given.name not in sequences or default.name not in sequences:
-        return None
-    wanted = element(default)
-    items = given.args if given.name == "tuple" else given.args[:1]
-    return next((item for item in items if not fits(item, wanted)), None)
-
-
 def _always_returns(block: ast.Block) -> bool:
     if not block.statements:
         return False
@@ -836,23 +793,3 @@ def check(program: ast.Program, source: Source, overrides: Mapping[str, object] 
     `overrides` set parameters: Python values (`rows=5`) or expressions parsed from the command line.
     """
     return _Checker(program, source, overrides or {}).run()
-
-
-def value_to_expr(value: object, symbols: frozenset[str] = frozenset()) -> ast.Expr:
-    """A Python value given as a parameter (`rows=5`, `piles=(3, 4)`), as a literal expression."""
-    at = {"line": 1, "column": 1}
-    if isinstance(value, bool):
-        return ast.Boolean(value, **at)
-    if isinstance(value, (int, Fraction)):
-        return ast.Number(value, **at)
-    if isinstance(value, float):
-        return ast.Number(Fraction(value).limit_denominator(10**9), **at)
-    if isinstance(value, str):
-        return ast.Name(value, **at) if value in symbols else ast.String(value, **at)
-    if isinstance(value, tuple):
-        return ast.TupleExpr(tuple(value_to_expr(v, symbols) for v in value), **at)
-    if isinstance(value, list):
-        return ast.ListExpr(tuple(value_to_expr(v, symbols) for v in value), **at)
-    if isinstance(value, dict):
-        return ast.MapExpr(tuple((value_to_expr(k, symbols), value_to_expr(v, symbols)) for k, v in value.items()), **at)
-    raise GdlParamError(f"a parameter cannot be set to the Python value {value!r}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gdl.checker import CheckedGame
+from gdl.model import CheckedGame
 from interpreter.game import BaseGame, Game, State
 from interpreter.tree import TreeGame
 from interpreter.values import Grid, Map, Symbol, symbol, to_text

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from gdl import ast
-from gdl.checker import CheckedGame
+from gdl.model import CheckedGame
 from gdl.kinds import Kind
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Callable
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
-from gdl.checker import CheckedGame
+from gdl.model import CheckedGame
 from gdl.kinds import INT, Kind
 from gdl.errors import GdlError, GdlRuntimeError
 from interpreter import runtime

@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
-from gdl.checker import CheckedGame
+from gdl.model import CheckedGame
 from interpreter.game import BaseGame, Number, State
 from interpreter.values import symbol
 
