@@ -307,11 +307,11 @@ class _Compiler:
             self.nested(node.body)
 
     # ---- quantifiers in return position become loops that return early
-    def quantifier(self, node: ast.Expr) -> tuple[str, ast.Comprehension] | None:
-        """(`any` or `all`, its generator) when node is such a call."""
+    def generator_call(self, node: ast.Expr, functions: tuple[str, ...]) -> tuple[str, ast.Comprehension] | None:
+        """(the built-in, its generator) when node calls one of `functions` on a generator."""
         if (
             isinstance(node, ast.Call)
-            and node.function in ("any", "all")
+            and node.function in functions
             and self.game.refers.get(id(node)) == "builtin"
             and len(node.args) == 1
             and isinstance(node.args[0], ast.Comprehension)
@@ -319,6 +319,10 @@ class _Compiler:
         ):
             return node.function, node.args[0]
         return None
+
+    def quantifier(self, node: ast.Expr) -> tuple[str, ast.Comprehension] | None:
+        """(`any` or `all`, its generator) when node is such a call."""
+        return self.generator_call(node, ("any", "all"))
 
     def has_quantifier(self, node: ast.Expr) -> bool:
         if self.quantifier(node) is not None:
@@ -343,16 +347,8 @@ class _Compiler:
     # ---- count(...) and sum(...) in return position become counting loops
     def tally(self, node: ast.Expr) -> ast.Comprehension | None:
         """The generator of `count(g)` or `sum(g)`, when node is such a call."""
-        if (
-            isinstance(node, ast.Call)
-            and node.function in ("count", "sum")
-            and self.game.refers.get(id(node)) == "builtin"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Comprehension)
-            and node.args[0].kind == "generator"
-        ):
-            return node.args[0]
-        return None
+        found = self.generator_call(node, ("count", "sum"))
+        return None if found is None else found[1]
 
     def emit_tally(self, node: ast.Expr) -> None:
         """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
