@@ -131,12 +131,18 @@ def command_perft(args: argparse.Namespace) -> int:
 # ---- the parser -------------------------------------------------------------------
 
 
-def _add_common(parser: argparse.ArgumentParser) -> None:
+def add_command(commands: Any, name: str, *, help: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """A `gdl NAME` subcommand taking the game file and `-p NAME=VALUE` options, as all of them do."""
+    parser = commands.add_parser(
+        name, help=help, description=description, epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("file", help="the game file (.gdl)")
     parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
         help="set a parameter, VALUE written as in the language (repeatable): -p rows=5 -p 'piles=(3,4,5)'",
     )
+    return parser
 
 
 def _version() -> str:
@@ -160,34 +166,30 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    check = commands.add_parser(
-        "check", help="parse and check a game file",
+    check = add_command(commands,
+                "check", help="parse and check a game file",
         description="Parse and check a game file. Exit status 0 when valid; otherwise every mistake "
         "is printed as FILE:LINE:COL: error: MESSAGE with the line and a caret, and the status is 1.",
         epilog="examples:\n  gdl check games/tictactoe.gdl -p size=4\n  gdl check --deep games/connect.gdl",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_common(check)
     check.add_argument("--deep", action="store_true", help="also play random games and report what only running shows")
     check.add_argument("--games", type=int, default=300, metavar="N", help="with --deep: how many random games (default 300)")
     check.add_argument("--max-moves", type=int, default=1000, metavar="N", help="with --deep: a game longer than this is reported (default 1000)")
     check.set_defaults(run=command_check)
 
-    perft = commands.add_parser(
-        "perft", help="count move sequences of a given length",
+    perft = add_command(commands,
+                "perft", help="count move sequences of a given length",
         description="Count the move sequences of exactly N moves from the initial state that pass "
         "through no terminal state before their last move (the chess programmers' perft).",
         epilog="example:\n  gdl perft games/tictactoe.gdl --depth 9 --json   # 127872",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_common(perft)
     perft.add_argument("--depth", type=int, required=True, metavar="N", help="the number of moves")
     perft.add_argument("--json", action="store_true", help='print {"depth": N, "nodes": COUNT}')
     perft.set_defaults(run=command_perft)
 
     from gdl.commands import add_commands
 
-    add_commands(commands, _add_common)
+    add_commands(commands)
     return parser
 
 

@@ -6,25 +6,23 @@ import argparse
 import json
 import sys
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
-from gdl.cli import UsageError, json_number, load_game, move_text, number_text
+from gdl.cli import add_command, UsageError, json_number, load_game, move_text, number_text
 
 ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 
 
-def add_commands(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_commands(commands: Any) -> None:
     """Register `solve` (and the other search commands) on the `gdl` parser."""
-    solve = commands.add_parser(
-        "solve", help="solve a game, or search it to a depth or for a time",
+    solve = add_command(commands,
+                "solve", help="solve a game, or search it to a depth or for a time",
         description="Search a game from its initial state. Without --depth or --time the search "
         "goes to the end of the game and the value is exact; with them it stops early and scores "
         "the states where it stopped with the game's `evaluation`.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
         "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common(solve)
     solve.add_argument("--algorithm", choices=ALGORITHMS, help="the searcher (default: alphabeta, or expectiminimax for a game with chance)")
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
     solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
@@ -35,8 +33,8 @@ def add_commands(commands: Any, add_common: Callable[[argparse.ArgumentParser], 
     from gdl.play import add_play_command
     from gdl.tree_view import add_tree_command
 
-    add_play_command(commands, add_common)
-    add_tree_command(commands, add_common)
+    add_play_command(commands)
+    add_tree_command(commands)
 
 
 def run_search(game: Any, args: argparse.Namespace) -> Any:

@@ -7,7 +7,7 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-from gdl.cli import UsageError, load_game, move_text, number_text
+from gdl.cli import add_command, UsageError, load_game, move_text, number_text
 from gdl.errors import GdlError
 
 HELP = """\
@@ -19,17 +19,15 @@ numbers, a number is always a name); or one of:
   help   this text"""
 
 
-def add_play_command(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_play_command(commands: Any) -> None:
     """Register `gdl play`."""
-    play = commands.add_parser(
-        "play", help="play a game in the terminal against the searchers",
+    play = add_command(commands,
+                "play", help="play a game in the terminal against the searchers",
         description="Play a game against the searchers, or watch them play each other (--as none). "
         "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work.",
         epilog="examples:\n  gdl play games/tictactoe.gdl\n  gdl play games/connect.gdl --as O --depth 6\n"
         "  gdl play games/nim.gdl --as none",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common(play)
     play.add_argument("--as", dest="human", metavar="PLAYER", help="the player you play (default: the first); `none` to watch")
     limits = play.add_mutually_exclusive_group()
     limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")

@@ -8,17 +8,17 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
-from gdl.cli import UsageError, load_game, move_text, number_text
+from gdl.cli import add_command, UsageError, load_game, move_text, number_text
 
 SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
 
 
-def add_tree_command(commands: Any, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_tree_command(commands: Any) -> None:
     """Register `gdl tree`."""
-    tree = commands.add_parser(
-        "tree", help="draw the searched game tree, with values, alpha-beta windows and pruning",
+    tree = add_command(commands,
+                "tree", help="draw the searched game tree, with values, alpha-beta windows and pruning",
         description="Search the game and draw the tree the search explored: MAX and MIN nodes, each "
         "node's backed-up value and the alpha and beta it was searched with, the leaves numbered in "
         "the order they were evaluated, and the branches alpha-beta pruned.",
@@ -26,9 +26,7 @@ def add_tree_command(commands: Any, add_common: Callable[[argparse.ArgumentParse
         "  gdl tree games/textbook/pruning.gdl --format dot > pruning.dot\n"
         "  gdl tree games/textbook/aima.gdl --format svg -o aima.svg\n"
         "  gdl tree games/tictactoe.gdl --depth 2 --max-nodes 40",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common(tree)
     tree.add_argument("--algorithm", choices=("minimax", "alphabeta"), default="alphabeta", help="the searcher (default alphabeta)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
     tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, else text)")
