@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
@@ -158,7 +159,20 @@ def to_text(value: Any) -> str:
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Map):
         return "{" + ", ".join(f"{to_text(k)}: {to_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, int):
+        return _digits(value)
+    if isinstance(value, Fraction):
+        return f"{_digits(value.numerator)}/{_digits(value.denominator)}"
     return str(value)
+
+
+def _digits(value: int) -> str:
+    """An integer in decimal, however long: Python's `str` refuses more than 4,300 digits (a
+    guard against slow conversions), which powers of the language can pass; `decimal` converts
+    them without that limit."""
+    if value.bit_length() < 14_000:  # fewer than 4,215 digits: within str's limit
+        return str(value)
+    return str(decimal.Decimal(value))
 
 
 def number(value: Fraction | int) -> Fraction | int:

@@ -67,7 +67,7 @@ CASES = [
     ('name_keyword', 'check', 10, 1, '`true` is a keyword of the language; choose another name', 1),
     ('tree_unreachable_cycle', 'check', 8, 5, 'node `C` cannot be reached from the root `A` (its rows form a cycle)', 1),
     ('run_irrational_power', 'solve', 19, 11, 'an exponent must be an integer, not 1/2: powers stay exact', 1),
-    ('run_huge_range', 'solve', 11, 8, 'range() of 3,486,784,401 numbers is more than the 10,000,000 a game may make at once', 1),
+    ('run_huge_range', 'solve', 11, 8, 'range() would make 3,486,784,401 items, more than the 1,000,000 one value may have', 1),
 ]
 
 
