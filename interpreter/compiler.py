@@ -107,6 +107,7 @@ class _Compiler:
         self.hoisting = True
         self.grid_fields: set[str] = set()
         self.cached: set[str] = set()  # definitions whose last answer is remembered
+        self.hoistable: dict[int, bool] = {}
         self.counter = 0
 
     # ---- names
@@ -133,6 +134,13 @@ class _Compiler:
         return self.is_hoistable(node)
 
     def is_hoistable(self, node: ast.Expr) -> bool:
+        # Asked again of each operand of a long chain `a + b + c`: remembered per node.
+        found = self.hoistable.get(id(node))
+        if found is None:
+            found = self.hoistable[id(node)] = self.is_hoistable_now(node)
+        return found
+
+    def is_hoistable_now(self, node: ast.Expr) -> bool:
         if isinstance(node, ast.Call):
             return (
                 self.game.refers.get(id(node)) == "builtin"
