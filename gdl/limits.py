@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from types import FrameType
 from typing import Iterator
 
 MAX_ITEMS = 1_000_000
@@ -40,7 +41,8 @@ _FRAMES_PER_LEVEL = 10
 def room_for_nesting() -> Iterator[None]:
     """Python's recursion limit raised, while a file is checked or compiled, to what
     MAX_NESTING levels need (the checker and the compiler walk the tree recursively)."""
-    frame, depth = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    depth = 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
     before = sys.getrecursionlimit()

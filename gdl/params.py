@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TypeVar
+from typing import Iterator, TypeVar
 
 from gdl import ast
 from gdl.errors import GdlParamError
@@ -73,11 +73,10 @@ def _literal(value: object, symbols: frozenset[str], depth: int) -> ast.Expr:
     if isinstance(value, str):
         text = _sized(str.__str__(value), str.__len__(value))
         return ast.Name(text, **_AT) if text in symbols else ast.String(text, **_AT)
-    if isinstance(value, (tuple, list)):
-        sequence = tuple if isinstance(value, tuple) else list
-        _sized(value, sequence.__len__(value))
-        items = tuple(_literal(item, symbols, depth + 1) for item in sequence.__iter__(value))
-        return ast.TupleExpr(items, **_AT) if sequence is tuple else ast.ListExpr(items, **_AT)
+    if isinstance(value, tuple):
+        return ast.TupleExpr(_items(tuple.__iter__(value), tuple.__len__(value), symbols, depth), **_AT)
+    if isinstance(value, list):
+        return ast.ListExpr(_items(list.__iter__(value), list.__len__(value), symbols, depth), **_AT)
     if isinstance(value, dict):
         _sized(value, dict.__len__(value))
         pairs = tuple((_literal(k, symbols, depth + 1), _literal(v, symbols, depth + 1)) for k, v in dict.items(value))
@@ -99,6 +98,11 @@ def _plain_fraction(value: Fraction) -> Fraction:
     if not all(isinstance(part, int) for part in parts) or parts[1] == 0:
         raise GdlParamError("a fraction given as a parameter must have integer parts and a denominator other than 0")
     return Fraction(_plain_int(parts[0]), _plain_int(parts[1]))
+
+
+def _items(items: Iterator[object], size: int, symbols: frozenset[str], depth: int) -> tuple[ast.Expr, ...]:
+    _sized(items, size)
+    return tuple(_literal(item, symbols, depth + 1) for item in items)
 
 
 _Sized = TypeVar("_Sized")

@@ -281,3 +281,20 @@ def test_the_limits_leave_pythons_recursion_limit_as_it_was() -> None:
     before = sys.getrecursionlimit()
     assert value(if_chain(300), "param k = 7\n") == 7
     assert sys.getrecursionlimit() == before
+
+
+def test_a_recursion_error_while_checking_is_a_syntax_error_at_the_deepest_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Should the nesting check ever let through more than the checker can walk, Python's
+    # RecursionError still ends as a positioned error: here the check is switched off and the
+    # room for recursion taken away.
+    import gdl.limits
+    import gdl.parser
+
+    monkeypatch.setattr(gdl.parser, "MAX_NESTING", 10**6)
+    monkeypatch.setattr(gdl.limits, "MAX_NESTING", 0)
+    text = game_text(fields="out = 0", body="let x = " + "-" * 5000 + "1\nout = 0")
+    with pytest.raises(GdlSyntaxError) as caught:
+        gdl.loads(text)
+    error = caught.value
+    assert error.message.startswith("this is nested too deeply to check and compile")
+    assert (error.line, error.column) == (9, len("    let x = ") + 5000 + 1)  # the `1` inside all the `-`
