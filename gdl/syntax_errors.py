@@ -160,7 +160,8 @@ def _describe_token(token: Token) -> str:
 
 def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        position = error.pos_in_stream or 0
+        char = text[position] if position < len(text) else ""
         if char == "'":
             return "strings are written in double quotes: \"like this\""
         if char == '"':
@@ -178,7 +179,7 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
         return "`=` gives a value; to compare, write `==`"
     if isinstance(error, UnexpectedEOF):
         return "the file ends in the middle of a declaration"
-    expected = set(getattr(error, "accepts", None) or getattr(error, "expected", set()))
+    expected: set[str] = set(getattr(error, "accepts", None) or getattr(error, "expected", None) or ())
     return _guess(token, expected, text) or (
         f"unexpected {_describe_token(token) if token is not None else 'this'}; "
         f"expected {describe_expected(expected, parser)}"
