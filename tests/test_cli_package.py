@@ -68,3 +68,17 @@ def test_every_output_of_the_command_line_goes_through_common() -> None:
                 called = node.func
                 assert not (isinstance(called, ast.Name) and called.id == "print"), f"print in gdl/cli/{name}.py:{node.lineno}"
                 assert not (isinstance(called, ast.Attribute) and called.attr in ("write", "writelines")), f"write in gdl/cli/{name}.py:{node.lineno}"
+
+
+def test_every_package_of_the_project_is_in_the_distribution() -> None:
+    """`pip install .` ships exactly the packages pyproject.toml lists: gdl.cli must be one."""
+    import tomllib
+
+    root = PACKAGE.parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(root).parts)
+        for top in ("gdl", "interpreter", "searchers")
+        for init in (root / top).rglob("__init__.py")
+    }
+    assert found <= listed

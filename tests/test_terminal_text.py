@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
+import gdl
 from gdl.cli import main
 from gdl.cli.common import terminal_safe
+from gdl.cli.solve import ProgressLine
+from searchers import Progress
 
 # A title, move names and a display full of what a terminal obeys: colours, clear screen,
 # cursor home, a bell, the C1 control sequence introducer, and a lone surrogate.
@@ -142,3 +145,13 @@ def test_play_shows_the_game_and_echoes_typed_input_escaped(game_file: Path) -> 
     assert "A to move> \\x1b[31mzz" in lines
     assert f"`\\x1b[31mzz` is not a legal move here. Legal moves: {terminal_safe(MOVES[0])}, {terminal_safe(MOVES[1])} (or its number, 1 to 2)." in lines
     assert f"B plays {terminal_safe(MOVES[0])}  (value 1 for A, exact)" in lines
+
+
+def test_the_progress_line_shows_the_best_move_escaped(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = ProgressLine(gdl.load(game_file))
+    line(Progress(nodes=10, seconds=1.0, depth=2, best_move=1))
+    line.clear()
+    err = capsys.readouterr().err
+    assert f"best so far {terminal_safe(MOVES[0])} (Ctrl-C stops)" in err
+    # The only controls are the line's own: back to the start of the line, clear to its end.
+    assert unsafe(err) == ["\r", "\x1b", "\r", "\x1b"]
