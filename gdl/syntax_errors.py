@@ -13,9 +13,10 @@ from lark.lexer import PatternStr
 
 from gdl.errors import GdlError, GdlSyntaxError, Source
 
-NEVER_CLOSED = "this bracket is never closed"
+_NEVER_CLOSED = "this bracket is never closed"
 
-# Broken snippets and what to say about them, for UnexpectedInput.match_examples.
+# What to say about the usual mistakes, each with broken snippets that make it: an error that
+# fails where a snippet fails (same parser state, same token) gets the snippet's message.
 EXAMPLES: dict[str, list[str]] = {
     "a block must start on a new, indented line after `:`": [
         "state:\nx = 1\n",
@@ -50,7 +51,7 @@ EXAMPLES: dict[str, list[str]] = {
         "x = 1 if y\n",
         "x = f(1 if y)\n",
     ],
-    NEVER_CLOSED: [
+    _NEVER_CLOSED: [
         "x = (1, 2\n",
         "x = [1, 2\n",
         "x = f(1\n",
@@ -174,7 +175,7 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
         return label
     token = getattr(error, "token", None)
     if token is not None and token.type == "$END" and _unclosed_bracket(text) is not None:
-        return NEVER_CLOSED
+        return _NEVER_CLOSED
     if token is not None and token.type == "EQUAL":
         return "`=` gives a value; to compare, write `==`"
     if isinstance(error, UnexpectedEOF):
@@ -205,7 +206,7 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
     before = text[: token.start_pos] if token.start_pos is not None else text
     if _unclosed_bracket(before) is not None and before.rstrip(" \t").endswith("\n"):
-        return NEVER_CLOSED
+        return _NEVER_CLOSED
     if kind in _STARTS_EXPRESSION and expected & {"PLUS", "STAR", "OR", "AND"}:
         return "two expressions in a row: is an operator or a comma missing?"
     return None
@@ -231,7 +232,7 @@ def syntax_error(error: UnexpectedInput, text: str, source: Source, parser: Lark
     parsed) with `parser`: a friendly message, placed where the mistake is."""
     line, column = _error_position(error, source)
     message = _syntax_message(error, text, parser)
-    if message == NEVER_CLOSED:
+    if message == _NEVER_CLOSED:
         token = getattr(error, "token", None)
         upto = text[: token.start_pos] if token is not None and token.start_pos is not None else text
         line, column = _unclosed_bracket(upto) or (line, column)
