@@ -1,12 +1,18 @@
-"""`gdl check --deep`: play random games and report what only running a game can show."""
+"""`gdl check --deep`: play random games, and look for a line of play that never ends, to report
+what only running a game can show. Works on any game object of the protocol."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from gdl.errors import GdlError
+
+
+# How many states the search for an endless line may visit, for each move of the line it seeks:
+# enough to back out of many short dead ends, at about the cost of a few dozen random games.
+_LINE_SEARCH_STATES_PER_MOVE = 10
 
 
 @dataclass
@@ -16,7 +22,9 @@ class Findings:
     found: dict[str, tuple[str, int]] = field(default_factory=dict)
     games: int = 0
     moves: int = 0
+    outcomes: int = 0  # chance outcomes drawn (the dice's moves)
     terminals: int = 0
+    unfinished: int = 0  # random games stopped at the move limit
 
     def add(self, message: str) -> None:
         """Record a problem; the same problem met again in other states is counted, not repeated."""
@@ -68,6 +76,7 @@ def _play_one(
             return
         if getattr(game, "has_chance", False) and game.is_chance(state):
             state = game.result(state, _pick_outcome(game, state, dice))
+            findings.outcomes += 1
             continue
         if getattr(game, "has_evaluation", False):
             heuristic.append((game.evaluate(state, game.players[0]), state))
@@ -77,7 +86,61 @@ def _play_one(
             findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}")
         state = game.result(state, dice.choice(moves))
         findings.moves += 1
+    findings.unfinished += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+
+
+def _unfinished_children(game: Any, state: Any, dice: random.Random) -> Iterator[Any]:
+    """The states one move (or one chance outcome) after `state` that are not terminal, in a
+    random order."""
+    if getattr(game, "has_chance", False) and game.is_chance(state):
+        moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+    else:
+        moves = list(game.actions(state))
+    dice.shuffle(moves)
+    for move in moves:
+        child = game.result(state, move)
+        if not game.is_terminal(child):
+            yield child
+
+
+def _endless_line(game: Any, dice: random.Random, max_moves: int, budget: int) -> Any | None:
+    """The last state of a line of `max_moves` moves that reaches neither a terminal state nor any
+    state twice, or None when none is found among `budget` states.
+
+    Random play may end almost surely while some line never does (a move that could be played
+    forever beside one that ends the game); a search follows every line, so it would follow that
+    one down without end. A depth-first search that never enters a terminal or already seen state
+    finds such a line in a few states a move."""
+    root = game.initial_state()
+    if game.is_terminal(root):
+        return None
+    seen = {root}
+    line = [root]
+    pending = [_unfinished_children(game, root, dice)]
+    while pending and len(seen) < budget:
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+            line.pop()
+        elif child not in seen:
+            seen.add(child)
+            line.append(child)
+            if len(line) > max_moves:
+                return child
+            pending.append(_unfinished_children(game, child, dice))
+    return None
+
+
+def _check_every_line_ends(game: Any, dice: random.Random, max_moves: int, findings: Findings) -> None:
+    """A line of play that never ends, even where random play always does, is a problem."""
+    reached = _endless_line(game, dice, max_moves, budget=_LINE_SEARCH_STATES_PER_MOVE * max_moves)
+    if reached is not None:
+        findings.add(
+            f"a line of play goes {max_moves} moves without ending or repeating a state, though the random "
+            f"games all ended: a search would follow it without end (can `terminal` be put off forever? "
+            f"use --max-moves for longer games); it reached:\n{_shown(game, reached)}"
+        )
 
 
 def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any]], findings: Findings) -> None:
@@ -104,8 +167,13 @@ def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any]], find
                 return
 
 
-def deep_check(game: Any, games: int = 300, max_moves: int = 1000, seed: int = 0) -> Findings:
-    """Play `games` random games (at most `max_moves` moves each) and collect the problems seen."""
+def deep_check(
+    game: Any, games: int = 300, max_moves: int = 1000, seed: int = 0,
+    describe: Callable[[GdlError], str] = GdlError.format,
+) -> Findings:
+    """Play `games` random games (at most `max_moves` moves each), look for a line of play longer
+    than `max_moves` that never ends, and collect the problems seen; `describe` writes a rule's
+    failure into the findings."""
     dice = random.Random(seed)
     findings = Findings()
     samples: list[tuple[Any, Any, Any]] = []
@@ -115,7 +183,12 @@ def deep_check(game: Any, games: int = 300, max_moves: int = 1000, seed: int = 0
         try:
             _play_one(game, dice, max_moves, findings, samples, heuristic)
         except GdlError as error:
-            findings.add(error.format())
+            findings.add(describe(error))
+    if not findings.unfinished:  # else a random game has shown it already
+        try:
+            _check_every_line_ends(game, dice, max_moves, findings)
+        except GdlError as error:
+            findings.add(describe(error))
     _check_evaluation_order(game, samples, findings)
     _check_evaluation_range(game, samples, heuristic, findings)
     return findings

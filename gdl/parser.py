@@ -1,4 +1,4 @@
-"""Parse a game file into the AST (`gdl.ast`), with friendly messages for syntax errors."""
+"""Parse a game file into the AST (`gdl.ast`); `gdl.syntax_errors` words its syntax errors."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from lark import Lark, Token, Transformer_NonRecursive, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from gdl import ast
 from gdl.errors import GdlSyntaxError, Source
 from gdl.limits import MAX_DIGITS, MAX_NESTING
+from gdl.syntax_errors import syntax_error
 
 
 class _Mistake(Exception):
@@ -114,8 +115,8 @@ def _string_value(token: Token) -> str:
         where = (line, first + match.start())
         if escape[0] in _HEX_ESCAPES and len(escape) > 1:
             code = int(escape[1:], 16)
-            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
-                raise _Mistake(f"`\\{escape}` is not a character (Unicode goes up to 10FFFF, without D800-DFFF)", *where)
+            if code > 0x10FFFF:
+                raise _Mistake(f"`\\{escape}` is not a character (Unicode goes up to 10FFFF)", *where)
             return chr(code)
         if escape in _HEX_ESCAPES:
             raise _Mistake(f"`\\{escape}` needs exactly {_HEX_ESCAPES[escape]} hexadecimal digits, as in `\\{escape}{'0' * (_HEX_ESCAPES[escape] - 2)}41`", *where)
@@ -338,208 +339,6 @@ class _ToAst(Transformer_NonRecursive):
         return tuple(clauses)
 
 
-_NEVER_CLOSED = "this bracket is never closed"
-
-# Broken snippets and what to say about them, for UnexpectedInput.match_examples.
-_EXAMPLES: dict[str, list[str]] = {
-    "a block must start on a new, indented line after `:`": [
-        "state:\nx = 1\n",
-        "result(m):\nx = 1\n",
-        "def f(x):\nreturn x\n",
-        "tree:\nA -> 1\n",
-    ],
-    "missing `:` at the end of this line": [
-        "state\n    x = 1\n",
-        "result(m)\n    x = 1\n",
-        "def f(x)\n    return x\n",
-        "result(m):\n    if x\n        x = 1\n",
-        "result(m):\n    for x in y\n        x = 1\n",
-    ],
-    "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)": [
-        "x = 1\n    y = 2\n",
-        "result(m):\n    x = 1\n        y = 2\n",
-    ],
-    "an expression is missing here": [
-        "x = \n",
-        "x = 1 +\n",
-        "x = (1, )\ny = [1,,2]\n",
-        "x = f(1,,2)\n",
-        "result(m):\n    x = \n",
-    ],
-    "`=` gives a value; to compare, write `==`": [
-        "x = 1 if a = 2 else 3\n",
-        "x = [c for c in y if c = 1]\n",
-        "result(m):\n    if x = 1:\n        y = 2\n",
-    ],
-    "an `if` expression needs an `else`: write `A if CONDITION else B`": [
-        "x = 1 if y\n",
-        "x = f(1 if y)\n",
-    ],
-    _NEVER_CLOSED: [
-        "x = (1, 2\n",
-        "x = [1, 2\n",
-        "x = f(1\n",
-    ],
-    "two expressions in a row: is an operator or a comma missing?": [
-        "x = 1 2\n",
-        "x = a b\n",
-        "x = [1 2]\n",
-        "x = f(a b)\n",
-    ],
-    "expected a name here": [
-        "players\n",
-        "def (x) = 1\n",
-        "param = 1\n",
-    ],
-}
-
-
-_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
-
-
-def _unclosed_bracket(text: str) -> tuple[int, int] | None:
-    """The line and column of the last bracket that is opened and never closed (strings and
-    comments aside), or None."""
-    opened: list[int] = []
-    for match in _BRACKETS.finditer(text):
-        found = match.group()
-        if found in "([{":
-            opened.append(match.start())
-        elif found in ")]}" and opened:
-            opened.pop()
-    if not opened:
-        return None
-    offset = opened[-1]
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
-
-
-def _automaton_state(error: UnexpectedInput) -> Any:
-    """The LALR state the parser failed in. (Lark's ParserState also compares the depth of its
-    stack, which differs between the first declaration of a file and the others.)"""
-    state = getattr(error, "state", None)
-    return getattr(state, "position", state)
-
-
-def _match_examples(error: UnexpectedInput) -> str | None:
-    """The label of the example that fails in the same parser state, expecting the same
-    terminals, on a token of the same type."""
-    token = getattr(error, "token", None)
-    for label, snippets in _EXAMPLES.items():
-        for snippet in snippets:
-            try:
-                _parser().parse(snippet, start="start")
-            except UnexpectedInput as example:
-                if _automaton_state(example) != _automaton_state(error):
-                    continue
-                accepts = getattr(example, "accepts", None)
-                if accepts is not None and accepts != getattr(error, "accepts", accepts):
-                    continue
-                found = getattr(example, "token", None)
-                if found is not None and token is not None and found.type == token.type:
-                    return label
-    return None
-
-
-def _describe_expected(names: set[str]) -> str:
-    readable = {
-        "NAME": "a name", "NUMBER": "a number", "DECIMAL": "a number", "STRING": "a string",
-        "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
-        "$END": "the end of the file",
-    }
-    parser = _parser()
-    shown = []
-    for name in sorted(names):
-        if name in readable:
-            shown.append(readable[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-            shown.append(f"`{pattern.value}`")
-        except KeyError:
-            shown.append(name)
-    return ", ".join(dict.fromkeys(shown))
-
-
-def _describe_token(token: Token) -> str:
-    if token.type == "_NL":
-        return "end of the line"
-    if token.type == "_INDENT":
-        return "indented line"
-    if token.type == "_DEDENT":
-        return "end of the block"
-    if token.type == "$END":
-        return "end of the file"
-    return f"`{token}`"
-
-
-def _syntax_message(error: UnexpectedInput, text: str) -> str:
-    if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        if char == "'":
-            return "strings are written in double quotes: \"like this\""
-        if char == '"':
-            return "this string is never closed: a string ends on the line it starts on"
-        if char in "$@!?&`~^|;\\":
-            return f"unexpected character `{char}`: names are made of letters, digits and `_`"
-        return f"unexpected character `{char}`"
-    label = _match_examples(error)
-    if label:
-        return label
-    token = getattr(error, "token", None)
-    if token is not None and token.type == "$END" and _unclosed_bracket(text) is not None:
-        return _NEVER_CLOSED
-    if token is not None and token.type == "EQUAL":
-        return "`=` gives a value; to compare, write `==`"
-    if isinstance(error, UnexpectedEOF):
-        return "the file ends in the middle of a declaration"
-    expected = set(getattr(error, "accepts", None) or getattr(error, "expected", set()))
-    return _guess(token, expected, text) or (
-        f"unexpected {_describe_token(token) if token is not None else 'this'}; "
-        f"expected {_describe_expected(expected)}"
-    )
-
-
-_LINE_ENDS = {"_NL", "$END", "RPAR", "RSQB", "RBRACE", "COMMA", "COLON"}
-_STARTS_EXPRESSION = {"NAME", "NUMBER", "DECIMAL", "STRING", "LPAR", "LSQB", "LBRACE"}
-
-
-def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
-    """A message for the usual mistakes, told apart by what the parser expected to see."""
-    if token is None:
-        return None
-    kind = token.type
-    if kind in ("_NL", "$END") and "COLON" in expected:
-        return "missing `:` at the end of this line"
-    if "ELSE" in expected and kind in _LINE_ENDS:
-        return "an `if` expression needs an `else`: write `A if CONDITION else B`"
-    if "_INDENT" in expected and kind != "_INDENT":
-        return "a block must start on a new, indented line after `:`"
-    if kind == "_INDENT":
-        return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
-    before = text[: token.start_pos] if token.start_pos is not None else text
-    if _unclosed_bracket(before) is not None and before.rstrip(" \t").endswith("\n"):
-        return _NEVER_CLOSED
-    if kind in _STARTS_EXPRESSION and expected & {"PLUS", "STAR", "OR", "AND"}:
-        return "two expressions in a row: is an operator or a comma missing?"
-    return None
-
-
-def _error_position(error: UnexpectedInput, source: Source) -> tuple[int, int]:
-    line, column = error.line, error.column
-    token = getattr(error, "token", None)
-    if token is not None and token.type == "_INDENT" and token.end_line is not None:
-        # An unexpected indent: point at the first character of the indented line.
-        line, column = token.end_line, token.end_column
-    elif token is not None and token.type in ("_NL", "_DEDENT"):
-        # A newline token starts at the end of the previous line: point there.
-        line, column = token.line, token.column
-    if line is None or line < 1:
-        line = max(1, len(source.lines))
-        column = len(source.line(line) or "") + 1
-    return line, max(1, column or 1)
-
-
 def parse(text: str, name: str = "<game>") -> ast.Program:
     """Parse the text of a game file; raise GdlSyntaxError with a located, friendly message."""
     source = Source(name, text)
@@ -549,13 +348,7 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
     except _Mistake as error:
         raise source.error(GdlSyntaxError, error.message, error.line, error.column) from None
     except UnexpectedInput as error:
-        line, column = _error_position(error, source)
-        message = _syntax_message(error, text)
-        if message == _NEVER_CLOSED:
-            token = getattr(error, "token", None)
-            upto = text[: token.start_pos] if token is not None and token.start_pos is not None else text
-            line, column = _unclosed_bracket(upto) or (line, column)
-        raise source.error(GdlSyntaxError, message, line, column) from None
+        raise syntax_error(error, text, source, _parser()) from None
     except VisitError as error:
         raise _located(error, source) from None
     check_nesting(program, source)

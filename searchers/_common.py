@@ -9,10 +9,17 @@ from time import perf_counter
 from typing import Any
 
 from .protocol import Game, Move, State, Value
-from .results import SearchResult, SearchStats, TraceNode
+from .results import SearchError, SearchResult, SearchStats, TraceNode
+from .table import TranspositionTable
 
 # A depth limit that is never reached, so that "unlimited" needs no special case.
 UNLIMITED = sys.maxsize
+MAX_PLIES = 100_000
+"""The deepest a search may go: a game longer than this never ends or never repeats."""
+# Python frames a searcher uses per ply (search, then expand or average), and how many
+# plies to make room for at a time.
+_FRAMES_PER_PLY = 3
+_PLY_STEP = 1_000
 # Nodes between two looks at the clock.
 _CLOCK_INTERVAL = 256
 
@@ -90,12 +97,46 @@ class Budget:
 class Counters:
     """Running totals of a search, kept across the iterations of iterative deepening."""
 
-    __slots__ = ("nodes", "leaves", "cutoffs", "table_hits", "repetitions", "deepest")
+    __slots__ = ("nodes", "leaves", "cutoffs", "table_hits", "repetitions", "deepest", "table")
 
     def __init__(self) -> None:
         """All counts start at zero."""
         self.nodes = self.leaves = self.cutoffs = 0
         self.table_hits = self.repetitions = self.deepest = 0
+        self.table: TranspositionTable | None = None
+
+
+class DeepRecursion:
+    """Makes room on Python's stack as a search goes deeper, and gives it back afterwards.
+
+    A recursive searcher uses a few Python frames per ply; Python's default recursion limit
+    (1000 frames) would stop it a few hundred plies down.  ``grow`` raises the limit ahead
+    of the search, a thousand plies at a time, up to MAX_PLIES; ``restore`` puts it back.
+    The game's own rules keep the headroom they had, so a runaway recursion in a rule is
+    still caught.
+    """
+
+    def __init__(self) -> None:
+        """Remember the recursion limit to restore."""
+        self.saved = sys.getrecursionlimit()
+        self.mark = 100  # the ply at which to make room next
+
+    def grow(self, ply: int) -> int:
+        """Make room for the next thousand plies below ``ply``; return the next ply to call at."""
+        if ply >= MAX_PLIES:
+            raise SearchError(
+                f"the search went {MAX_PLIES:,} moves deep without the game ending or a "
+                "position repeating: does the game ever end?"
+            )
+        needed = self.saved + (ply + _PLY_STEP) * _FRAMES_PER_PLY
+        if sys.getrecursionlimit() < needed:
+            sys.setrecursionlimit(needed)
+        self.mark = ply + _PLY_STEP
+        return self.mark
+
+    def restore(self) -> None:
+        """Put the recursion limit back as it was."""
+        sys.setrecursionlimit(self.saved)
 
 
 class Tracer:
@@ -171,6 +212,7 @@ class Outcome:
     dropped: bool = False  # the beam skipped some move
     tracer: Tracer | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the best found so far
+    chance_cycles: int = 0  # repetitions scored on a cycle through chance nodes
 
 
 def pv_from_line(first: Move, line: Any) -> list[Move]:
@@ -254,6 +296,7 @@ def run(
             outcome = interrupted_outcome(game, root, budget)
         reached = counters.deepest if depth is None else depth
     tracer = outcome.tracer
+    table = counters.table
     stats = SearchStats(
         nodes=counters.nodes,
         leaves=counters.leaves,
@@ -262,14 +305,18 @@ def run(
         depth=reached,
         seconds=perf_counter() - started,
         repetitions=counters.repetitions,
+        table_entries=0 if table is None else len(table),
+        table_capacity=0 if table is None else table.capacity,
+        table_evictions=0 if table is None else table.evictions,
     )
+    reason = inexact_reason(outcome, reached)
     return SearchResult(
         value=outcome.value,
         move=outcome.move,
         pv=outcome.pv,
         move_values=outcome.move_values,
         move_bounds=outcome.move_bounds,
-        exact=not outcome.hit_horizon and not outcome.dropped and not outcome.interrupted,
+        exact=reason is None,
         to_move=root_player(game, root),
         repetition=counters.repetitions > 0,
         stats=stats,
@@ -277,7 +324,27 @@ def run(
         leaves=None if tracer is None else tracer.leaves,
         tree=None if tracer is None else tracer.root(),
         interrupted=outcome.interrupted,
+        inexact_reason=reason,
     )
+
+
+def inexact_reason(outcome: Outcome, depth: int) -> str | None:
+    """Why the outcome's value is not the game's true value, in words; None when it is."""
+    if outcome.interrupted:
+        return "the search was interrupted: this is the best found so far"
+    if outcome.hit_horizon:
+        return (f"the search stopped {depth} move{'s' if depth != 1 else ''} ahead and "
+                "estimated the positions there with the evaluation")
+    if outcome.dropped:
+        return "the beam left some moves unsearched"
+    if outcome.chance_cycles:
+        count = outcome.chance_cycles
+        return (
+            f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
+            "there the game goes on, but a depth-first search can only score the repetition "
+            "by the game's repetition rule; the strong solver finds the true value"
+        )
+    return None
 
 
 def root_player(game: Game, root: State) -> str | None:

@@ -92,6 +92,12 @@ def check_limits(
         raise SearchError(f"beam must be a positive number of moves, not {beam!r}")
 
 
+def check_memory(memory: int | None) -> None:
+    """Raise SearchError for a table size limit that makes no sense."""
+    if memory is not None and (isinstance(memory, bool) or memory < 1):
+        raise SearchError(f"memory must be a positive number of bytes, not {memory!r}")
+
+
 def limits_need_evaluation(
     game: Game, searcher: str, depth: int | None, time: float | None, max_nodes: int | None
 ) -> None:

@@ -26,6 +26,9 @@ class SearchStats:
     depth: int  # depth limit, deepest completed iteration, or deepest ply reached
     seconds: float
     repetitions: int  # positions scored as repeating on the current line
+    table_entries: int = 0  # positions in the transposition table at the end
+    table_capacity: int = 0  # the most it may hold, from its memory limit
+    table_evictions: int = 0  # entries dropped to make room
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,10 @@ class SearchResult:
     """The outcome of a search, all values from the first player's view.
 
     ``exact`` is True when ``value`` is the game's true value: the search reached
-    terminal states everywhere, with no depth cut-off, no move dropped by a beam
-    and no time or node limit stopping it.  ``move_bounds`` says, for each root
+    terminal states everywhere, with no depth cut-off, no move dropped by a beam,
+    no time or node limit stopping it, and no repetition scored on a cycle through
+    chance nodes (where the game really goes on); otherwise ``inexact_reason`` says
+    why.  ``move_bounds`` says, for each root
     move, whether its entry in ``move_values`` is exact or only an upper or lower
     bound (alpha-beta proves only that a refuted move is no better).  ``leaves``
     and ``tree`` are filled in only by a search with ``trace=True``.
@@ -83,3 +88,4 @@ class SearchResult:
     leaves: list[tuple[Any, Number]] | None = None
     tree: TraceNode | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the best result found so far (not exact)
+    inexact_reason: str | None = None  # why ``exact`` is False, in words

@@ -93,7 +93,7 @@ def test_the_message_names_the_mistake_and_points_at_it(
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert lines[0] == f"{path}:{line}:{column}: error: {message}"
-    source_line = path.read_text().splitlines()[line - 1]
-    assert lines[1] == "    " + source_line
+    source_line = path.read_text().split("\n")[line - 1]
+    assert lines[1] == "    " + source_line.replace("\x00", "\\x00")  # a NUL is shown as an escape
     assert lines[2] == "    " + " " * (column - 1) + "^"
     assert "Traceback" not in captured.err + captured.out

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import gdl
-from gdl.commands import ProgressLine
+from gdl.cli.solve import ProgressLine
 from searchers import Progress
 
 
@@ -23,7 +23,7 @@ def test_ctrl_c_stops_a_timed_solve_with_the_best_result_so_far() -> None:
     time.sleep(4)
     solve.send_signal(signal.SIGINT)
     out, err = solve.communicate(timeout=60)
-    assert solve.returncode == 0, err
+    assert solve.returncode == 130, err  # the status of a command stopped by Ctrl-C, answer or not
     result = json.loads(out)
     assert result["interrupted"] is True
     assert result["exact"] is False
@@ -33,8 +33,21 @@ def test_ctrl_c_stops_a_timed_solve_with_the_best_result_so_far() -> None:
     assert err == ""
 
 
+def test_an_interrupted_solve_exits_with_status_130_after_printing_its_best_result() -> None:
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "solve", "games/connect.gdl", "--time", "120"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(4)
+    solve.send_signal(signal.SIGINT)
+    out, err = solve.communicate(timeout=60)
+    assert out.splitlines()[0].endswith("[interrupted: the best found so far]")
+    assert "best move for X: " in out
+    assert solve.returncode == 130, err
+
+
 def test_the_human_summary_says_the_result_was_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
-    from gdl.commands import result_text
+    from gdl.cli.solve import result_text
     from searchers import alphabeta
     from tests.searchers.test_progress import InterruptAfter
 

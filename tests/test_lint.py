@@ -71,3 +71,86 @@ def test_an_evaluation_beyond_the_utilities_is_reported(tmp_path: Path, capsys: 
 def test_bundled_games_pass_the_deep_check(path: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--deep", "--games", "100", path]) == 0
     assert "deep check ok: 100 random games" in capsys.readouterr().out
+
+
+# Every turn the mover plays a move and then a die is rolled; three rounds make a game, so each
+# random game plays exactly 3 moves and draws exactly 3 chance outcomes.
+ROUNDS = """\
+game "Rounds"
+players A, B
+state:
+    round = 0
+    rolling = false
+to_move = chance if rolling else A
+moves = [] if rolling else [1]
+outcomes = [(1, 1/2), (2, 1/2)]
+result(m):
+    if rolling:
+        round += 1
+    rolling = not rolling
+terminal = round == 3
+utility = 0
+"""
+
+# Only the dice play: exactly 3 chance outcomes a game, and no move.
+DICE = """\
+game "Dice"
+players A, B
+state:
+    round = 0
+to_move = chance
+moves = []
+outcomes = [(1, 1/2), (2, 1/2)]
+result(m):
+    round += 1
+terminal = round == 3
+utility = 0
+"""
+
+
+@pytest.mark.parametrize(("game", "summary"), [
+    (ROUNDS, "50 random games, 150 moves and 150 chance outcomes, 50 ended"),
+    (DICE, "50 random games, 0 moves and 150 chance outcomes, 50 ended"),
+])
+def test_the_summary_counts_chance_outcomes_as_well_as_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, summary: str) -> None:
+    path = tmp_path / "dice.gdl"
+    path.write_text(game)
+    assert main(["check", "--deep", "--games", "50", str(path)]) == 0
+    assert f"deep check ok: {summary}\n" in capsys.readouterr().out
+
+
+# Move 0 can be played forever, each time to a new state; move 1 ends the game. Random games
+# end after two moves on average, but a search that tries move 0 never comes back.
+ENDLESS = """\
+game "Endless"
+players A, B
+state:
+    n = 0
+    done = false
+to_move = A
+moves = [0, 1]
+result(m):
+    if m == 1:
+        done = true
+    else:
+        n += 1
+terminal = done
+utility = 0
+"""
+
+
+def test_a_line_of_play_that_never_ends_is_reported_though_random_games_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "endless.gdl"
+    path.write_text(ENDLESS)
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "a line of play goes 50 moves without ending or repeating a state, though the random games all ended" in err
+    assert "    n = 50\n    done = false" in err  # fifty times move 0
+    assert "1 problem found in 50 random games" in err and "50 ended" in err
+
+
+def test_a_game_that_goes_on_only_by_repeating_states_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Move 0 goes back and forth between two states: a search scores the repetition and stops.
+    path = tmp_path / "repeats.gdl"
+    path.write_text(ENDLESS.replace("        n += 1", "        n = 1 - n"))
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0

@@ -71,3 +71,42 @@ def test_max_nodes_keeps_big_trees_readable(capsys: object) -> None:
     text = tree(capsys, "games/tictactoe.gdl", "--depth", "2", "--max-nodes", "5")
     assert "more nodes not shown (raise --max-nodes)" in text
     assert text.startswith("root  MAX = 1")
+
+
+NAMED_MOVES = r'''game "Names"
+players A, B
+state:
+    done = false
+to_move = A
+moves = [1, 2, 3, 4]
+def move_name(m) = ["back\\slash", "say \"hi\"", "\\N and \\G", "two\nlines"][m - 1]
+result(m):
+    done = true
+terminal = done
+utility = 0
+'''
+
+
+def dot_edge_labels(text: str) -> list[str]:
+    """The edge labels of dot source as Graphviz draws them: the quoted string read as the dot
+    language reads it, then as a label (`\\\\` a backslash, `\\n` a line break); any other
+    escape (`\\N` the node's name...) would draw something else, and fails here."""
+    labels = []
+    for quoted in re.findall(r'-> n\d+ \[label="((?:[^"\\]|\\.)*)"', text):
+        drawn, i = [], 0
+        while i < len(quoted):
+            if quoted[i] == "\\":
+                drawn.append({"\\": "\\", '"': '"', "n": "\n"}[quoted[i + 1]])
+                i += 2
+            else:
+                drawn.append(quoted[i])
+                i += 1
+        labels.append("".join(drawn))
+    return labels
+
+
+def test_dot_labels_show_backslashes_quotes_and_line_breaks_as_written(tmp_path: Path, capsys: object) -> None:
+    path = tmp_path / "names.gdl"
+    path.write_text(NAMED_MOVES)
+    text = tree(capsys, str(path), "--format", "dot")
+    assert dot_edge_labels(text) == ["back\\slash", 'say "hi"', "\\N and \\G", "two\nlines"]

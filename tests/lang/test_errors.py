@@ -10,7 +10,7 @@ import pytest
 
 import gdl
 from gdl.errors import GdlCheckError, GdlError, GdlSyntaxError
-from gdl.parser import _EXAMPLES
+from gdl.syntax_errors import EXAMPLES
 
 # A valid game of ten lines; the cases add or change lines.
 BASE = """game "t"
@@ -111,11 +111,11 @@ def test_syntax_error(source: str, message: str, line: int, column: int) -> None
 
 def test_every_example_label_of_the_parser_has_a_case() -> None:
     labels = {message for _, message, _, _ in SYNTAX}
-    assert set(_EXAMPLES) <= labels
+    assert set(EXAMPLES) <= labels
 
 
 def test_the_parser_examples_give_their_own_label() -> None:
-    for label, snippets in _EXAMPLES.items():
+    for label, snippets in EXAMPLES.items():
         for snippet in snippets:
             error = load_error(snippet)
             assert isinstance(error, GdlSyntaxError) and error.message == label, snippet

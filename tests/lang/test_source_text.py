@@ -24,6 +24,7 @@ ESCAPES = [
     ('"\\u00e9\\u20AC"', "é€"),
     ('"\\U0001F600\\U0010FFFF"', chr(0x1F600) + chr(0x10FFFF)),
     ('"\\x00"', chr(0)),  # a NUL written as an escape is a character like another
+    ('"\\ud800"', chr(0xD800)),  # a lone surrogate: a character of a Python string
     ('"tab\there"', "tab\there"),  # a tab written as itself
     ('"\u2028\u00e9"', "\u2028\u00e9"),  # a line separator and an accent: no control characters
 ]
@@ -41,7 +42,6 @@ BAD_ESCAPES = [
     ('"\\u12"', 2, "`\\u` needs exactly 4 hexadecimal digits, as in `\\u0041`"),
     ('"\\U1234567"', 2, "`\\U` needs exactly 8 hexadecimal digits, as in `\\U00000041`"),
     ('"\\U0011FFFF"', 2, "`\\U0011FFFF` is not a character"),
-    ('"\\ud800"', 2, "`\\ud800` is not a character"),
     ('"x\\q"', 3, "`\\q` is not an escape"),
     ('"\\0"', 2, "`\\0` is not an escape"),
     ('"\\\'"', 2, "`\\'` is not an escape"),

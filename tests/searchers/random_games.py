@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tests.pygames import GraphGame, TreeGame
+from tests.pygames import GraphGame, Nim, TreeGame
 
 VALUES = st.integers(-6, 6)  # small, so that ties are common
 
@@ -170,3 +170,14 @@ def reference_value(game: Any, state: Any = None, line: tuple = ()) -> Any:
     values = [reference_value(game, game.result(state, a), line + (state,))
               for a in game.actions(state)]
     return max(values) if game.to_move(state) == first else min(values)
+
+
+@st.composite
+def random_nims(draw: st.DrawFn) -> Nim:
+    """Nim with one to three piles of one to four stones, normal or misere play.
+
+    Taking 1 and then 1 leads where taking 2 does: a position comes back after different
+    numbers of moves, on many lines at once.
+    """
+    piles = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    return Nim(tuple(piles), misere=draw(st.booleans()))

@@ -7,7 +7,8 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-from gdl.cli import add_command, UsageError, load_game, move_text, number_text
+import searchers
+from gdl.cli.common import Subcommands, UsageError, add_command, load_game, move_text, number_text, say
 from gdl.errors import GdlError
 
 HELP = """\
@@ -19,8 +20,8 @@ numbers, a number is always a name); or one of:
   help   this text"""
 
 
-def add_play_command(commands: Any) -> None:
-    """Register `gdl play`."""
+def register(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add `gdl play` and its options."""
     play = add_command(commands,
                 "play", help="play a game in the terminal against the searchers",
         description="Play a game against the searchers, or watch them play each other (--as none). "
@@ -33,7 +34,7 @@ def add_play_command(commands: Any) -> None:
     limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")
     limits.add_argument("--time", type=float, metavar="SECONDS", help="the searcher thinks this long a move")
     play.add_argument("--seed", type=int, help="seed for the dice of chance games")
-    play.set_defaults(run=command_play)
+    return play
 
 
 class Match:
@@ -54,14 +55,12 @@ class Match:
         """The current state."""
         return self.history[-1]
 
-    def say(self, text: str = "") -> None:
+    def say(self, text: str = "", end: str = "\n") -> None:
         """Print a line for the player."""
-        print(text, file=self.out, flush=True)
+        say(text, to=self.out, end=end)
 
     def search(self) -> Any:
         """The searcher's result for the current state."""
-        import searchers
-
         game, args = self.game, self.args
         if getattr(game, "has_chance", False):
             return searchers.expectiminimax(game, self.state, depth=args.depth, time=args.time, table=True)
@@ -126,11 +125,10 @@ class Match:
             listing = "  ".join(names)
         self.say(f"legal moves: {listing}")
         while True:
-            self.out.write(f"{mover} to move> ")
-            self.out.flush()
+            self.say(f"{mover} to move> ", end="")
             line = read()
             if self.echo and line:
-                self.out.write(line if line.endswith("\n") else line + "\n")
+                self.say(line.rstrip("\r\n"))
             if not line:
                 self.say()
                 self.say("no more input: stopping.")
@@ -211,7 +209,7 @@ class Match:
                 self.computer_moves()
 
 
-def command_play(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Play the game named on the command line."""
     game = load_game(args)
     human: str | None = game.players[0]

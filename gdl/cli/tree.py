@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Iterator
 
-from gdl.cli import add_command, UsageError, load_game, move_text, number_text
+import searchers
+from gdl.cli.common import Subcommands, UsageError, add_command, load_game, move_text, number_text, say, terminal_safe
+from searchers import SearchError
 
 SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
 
 
-def add_tree_command(commands: Any) -> None:
-    """Register `gdl tree`."""
+def register(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add `gdl tree` and its options."""
     tree = add_command(commands,
                 "tree", help="draw the searched game tree, with values, alpha-beta windows and pruning",
         description="Search the game and draw the tree the search explored: MAX and MIN nodes, each "
@@ -32,7 +34,7 @@ def add_tree_command(commands: Any) -> None:
     tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, else text)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
     tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
-    tree.set_defaults(run=command_tree)
+    return tree
 
 
 @dataclass
@@ -76,13 +78,14 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
 
     number_leaves(result.tree)
 
+    # Labels are the game's own text: made safe here, once, for every picture drawn of them.
     def label(node: Any, root: bool) -> str:
         if root:
             state = node.state
             if isinstance(state, tuple) and len(state) == 1 and isinstance(state[0], str):
-                return state[0]  # a tree table's root node
+                return terminal_safe(state[0])  # a tree table's root node
             return "root"
-        return move_text(game, node.move)
+        return terminal_safe(move_text(game, node.move))
 
     def draw(node: Any, root: bool = False) -> Drawn:
         budget[0] -= 1
@@ -95,7 +98,7 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
                 continue
             drawn.children.append(draw(child))
         for move in list(node.pruned) + list(getattr(node, "dropped", [])):
-            drawn.children.append(Drawn(move_text(game, move), "pruned", _pruned_value(game, node.state, move), "", pruned=True))
+            drawn.children.append(Drawn(terminal_safe(move_text(game, move)), "pruned", _pruned_value(game, node.state, move), "", pruned=True))
         if hidden:
             left_out[0] += hidden
             drawn.children.append(Drawn(f"... {hidden} more node{'s' if hidden != 1 else ''} not shown", "more", "", ""))
@@ -177,32 +180,36 @@ def render_dot(root: Drawn, left_out: int) -> str:
     out = ["digraph search {", '  node [fontname="Helvetica", fontsize=11];', '  edge [fontname="Helvetica", fontsize=10];']
     for number, node, parent in _nodes(root):
         if node.kind == "more":
-            out.append(f'  n{number} [shape=plaintext, label="{_dot_escape(node.label)}"];')
+            out.append(f'  n{number} [shape=plaintext, label={_dot_label(node.label)}];')
             out.append(f'  n{parent} -> n{number} [style=dotted];')
             continue
         if node.pruned:
-            shown = f"{node.value}\\npruned" if node.value else "pruned"
-            out.append(f'  n{number} [shape=box, style=dashed, color=gray, label="{shown}", fontcolor=gray];')
+            shown = _dot_label(node.value, "pruned") if node.value else _dot_label("pruned")
+            out.append(f'  n{number} [shape=box, style=dashed, color=gray, label={shown}, fontcolor=gray];')
         else:
-            text = node.value if node.kind != "leaf" else node.value.lstrip("= ")
+            lines = [node.value if node.kind != "leaf" else node.value.lstrip("= ")]
             if parent is None:
-                text = f"{node.label}\\n{text}"
+                lines.insert(0, node.label)
             if node.order is not None:
-                text += f"\\n#{node.order}"
+                lines.append(f"#{node.order}")
             if node.window:
-                text += f"\\n{node.window}".replace("alpha", "α").replace("beta", "β")
-            out.append(f'  n{number} [shape={SHAPES.get(node.kind, "ellipse")}, label="{_dot_escape(text)}"];')
+                lines.append(node.window.replace("alpha", "α").replace("beta", "β"))
+            out.append(f'  n{number} [shape={SHAPES.get(node.kind, "ellipse")}, label={_dot_label(*lines)}];')
         if parent is not None:
             style = ", style=dashed, color=gray, fontcolor=gray" if node.pruned else ""
-            out.append(f'  n{parent} -> n{number} [label="{_dot_escape(node.label)}"{style}];')
+            out.append(f'  n{parent} -> n{number} [label={_dot_label(node.label)}{style}];')
     if left_out:
-        out.append(f'  more [shape=plaintext, label="{left_out} more nodes not shown"];')
+        out.append(f'  more [shape=plaintext, label={_dot_label(f"{left_out} more nodes not shown")}];')
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def _dot_escape(text: str) -> str:
-    return text.replace('"', '\\"')
+def _dot_label(*lines: str) -> str:
+    """A quoted Graphviz label showing each line as written, one under the other. In a label a
+    backslash starts an escape (`\\n` a line break, `\\N` the node's name), so a backslash of the
+    text is doubled; a quote would end the string; a line break of the text is drawn as one."""
+    escaped = (line.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") for line in lines)
+    return '"' + "\\n".join(escaped) + '"'
 
 
 # ---- svg ------------------------------------------------------------------------------------
@@ -224,6 +231,7 @@ def _own_svg(root: Drawn, left_out: int) -> str:
     next_leaf = [0]
 
     def place(node: Drawn, depth: int) -> float:
+        x: float
         if not node.children:
             x = margin + next_leaf[0] * x_step
             next_leaf[0] += 1
@@ -287,11 +295,8 @@ def _own_svg(root: Drawn, left_out: int) -> str:
     return "\n".join(parts) + "\n"
 
 
-def command_tree(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Search with a trace and draw it."""
-    import searchers
-    from searchers import SearchError
-
     game = load_game(args)
     if args.max_nodes < 1:
         raise UsageError("--max-nodes must be at least 1")
@@ -309,10 +314,10 @@ def command_tree(args: argparse.Namespace) -> int:
     text = render(root, left_out)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as file:
-            file.write(text)
+            say(text, to=file, end="")
     else:
-        sys.stdout.write(text)
+        say(text, end="")
         if chosen == "text":
-            sys.stdout.write(f"value {number_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
-                             f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes\n")
+            say(f"value {number_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
+                f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes")
     return 0

@@ -8,18 +8,24 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from gdl.cli import add_command, UsageError, json_number, load_game, move_text, number_text
+import searchers
+from gdl.cli.common import (
+    INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, move_text,
+    number_text, say, show_status,
+)
+from searchers import SearchError
 
 ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 
 
-def add_commands(commands: Any) -> None:
-    """Register `solve` (and the other search commands) on the `gdl` parser."""
+def register(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add `gdl solve` and its options."""
     solve = add_command(commands,
                 "solve", help="solve a game, or search it to a depth or for a time",
         description="Search a game from its initial state. Without --depth or --time the search "
         "goes to the end of the game and the value is exact; with them it stops early and scores "
-        "the states where it stopped with the game's `evaluation`.",
+        "the states where it stopped with the game's `evaluation`. Ctrl-C stops the search: the "
+        "best result found so far is printed, and the exit status is 130.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
         "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta",
     )
@@ -28,19 +34,11 @@ def add_commands(commands: Any) -> None:
     solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
     solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.set_defaults(run=command_solve)
-
-    from gdl.play import add_play_command
-    from gdl.tree_view import add_tree_command
-
-    add_play_command(commands)
-    add_tree_command(commands)
+    return solve
 
 
 def run_search(game: Any, args: argparse.Namespace) -> Any:
     """Run the searcher the options ask for."""
-    import searchers
-
     algorithm = args.algorithm or ("expectiminimax" if getattr(game, "has_chance", False) else "alphabeta")
     if args.depth is not None and args.depth < 0:
         raise UsageError("--depth must be 0 or more")
@@ -76,15 +74,13 @@ class ProgressLine:
             parts.append(f"depth {progress.depth}")
         if progress.best_move is not None:
             parts.append(f"best so far {move_text(self.game, progress.best_move)}")
-        sys.stderr.write("\r  searching: " + ", ".join(parts) + " (Ctrl-C stops) \x1b[K")
-        sys.stderr.flush()
+        show_status("  searching: " + ", ".join(parts) + " (Ctrl-C stops) ")
         self.shown = True
 
     def clear(self) -> None:
         """Remove the line once the search is over."""
         if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            clear_status()
 
 
 def verdict(game: Any, value: Any, exact: bool) -> str:
@@ -159,17 +155,17 @@ def result_text(game: Any, result: Any) -> str:
     return "\n".join(lines)
 
 
-def command_solve(args: argparse.Namespace) -> int:
-    """Search the game and print the result."""
-    from searchers import SearchError
-
+def run(args: argparse.Namespace) -> int:
+    """Search the game and print the result; an interrupted search prints the best result so
+    far and exits with the status of an interrupted command."""
     game = load_game(args)
     try:
         result = run_search(game, args)
     except SearchError as error:
         raise UsageError(str(error)) from None
-    if args.json:
-        print(json.dumps(result_json(game, result)))
-    else:
-        print(result_text(game, result))
-    return 0
+    except KeyboardInterrupt:
+        say("gdl solve: interrupted (a search stopped before finishing its first move has nothing to show; "
+            "--time SECONDS always has an answer)", to=sys.stderr)
+        return INTERRUPTED
+    say(json.dumps(result_json(game, result)) if args.json else result_text(game, result))
+    return INTERRUPTED if result.interrupted else 0

@@ -1,0 +1,82 @@
+"""The `gdl` command. Each subcommand is a module of this package with `register` and `run`
+(see `common.Command`); `COMMANDS` lists them, in the order `gdl --help` shows them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Sequence
+
+from gdl.cli import check, perft, play, solve, tree
+from gdl.cli.common import INTERRUPTED, ArgumentParser, Command, UsageError, error_text, say
+from gdl.errors import GdlError
+
+COMMANDS: tuple[Command, ...] = (check, perft, solve, play, tree)
+
+EXAMPLES = """\
+examples:
+  gdl check games/tictactoe.gdl
+  gdl perft games/tictactoe.gdl --depth 9 --json
+  gdl solve games/tictactoe.gdl
+  gdl solve games/nim.gdl -p 'piles=(3, 4, 5)' --json
+  gdl solve games/connect.gdl -p rows=5 -p cols=4 --depth 6
+"""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gdl")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `gdl` command."""
+    parser = ArgumentParser(
+        prog="gdl",
+        description="Write two-player games in a small language; check, count, solve and play them.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"gdl {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    for command in COMMANDS:
+        command.register(commands).set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `gdl` command; return its exit status."""
+    sys.set_int_max_str_digits(0)  # a game may score in numbers of any size; print them whole
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help(sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except GdlError as error:
+        say(error_text(error), to=sys.stderr)
+        return 1
+    except UsageError as error:
+        say(f"gdl {args.command}: error: {error}", to=sys.stderr)
+        return 2
+    except RecursionError:
+        say(f"{args.file}: error: the game is too deep for Python's recursion limit", to=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        say(f"gdl {args.command}: interrupted", to=sys.stderr)
+        return INTERRUPTED
+    except Exception as error:  # a bug in gdl itself, not a mistake of the user's
+        if os.environ.get("GDL_DEBUG"):
+            raise
+        say(f"gdl {args.command}: internal error: {type(error).__name__}: {error} "
+            "(set GDL_DEBUG=1 to see the Python traceback)", to=sys.stderr)
+        return 3

@@ -1,0 +1,60 @@
+"""`gdl check`: parse and check a game file; with `--deep`, also play it and report what only
+running it shows."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gdl.cli.common import Subcommands, add_command, error_text, load_game, say
+from gdl.lint import Findings, deep_check
+from interpreter import to_text
+
+
+def register(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add `gdl check` and its options."""
+    check = add_command(commands,
+                "check", help="parse and check a game file",
+        description="Parse and check a game file. Exit status 0 when valid; otherwise every mistake "
+        "is printed as FILE:LINE:COL: error: MESSAGE with the line and a caret, and the status is 1.",
+        epilog="examples:\n  gdl check games/tictactoe.gdl -p size=4\n  gdl check --deep games/connect.gdl",
+    )
+    check.add_argument("--deep", action="store_true", help="also play random games and report what only running shows")
+    check.add_argument("--games", type=int, default=300, metavar="N", help="with --deep: how many random games (default 300)")
+    check.add_argument("--max-moves", type=int, default=1000, metavar="N", help="with --deep: a game longer than this is reported (default 1000)")
+    return check
+
+
+def run(args: argparse.Namespace) -> int:
+    """Parse, check and compile the file; say so when it is valid."""
+    game = load_game(args)
+    valid = f"{args.file}: ok: {game.title}: " + "; ".join(_described(game))
+    if not args.deep:
+        say(valid)
+        return 0
+    findings = deep_check(game, games=args.games, max_moves=args.max_moves, describe=error_text)
+    summary = _summary(findings)
+    for problem in findings.problems:
+        say(problem if problem.startswith(args.file + ":") else f"{args.file}: {problem}", to=sys.stderr)
+    if findings.problems:
+        count = len(findings.problems)
+        say(f"{args.file}: {count} problem{'s' if count != 1 else ''} found in {summary}", to=sys.stderr)
+        return 1
+    say(valid)
+    say(f"{args.file}: deep check ok: {summary}")
+    return 0
+
+
+def _described(game: Any) -> list[str]:
+    parts = [f"{len(game.players)} players ({', '.join(game.players)})"]
+    if game.params:
+        parts.append("parameters " + ", ".join(f"{k}={to_text(v)}" for k, v in game.params.items()))
+    return parts
+
+
+def _summary(findings: Findings) -> str:
+    played = f"{findings.moves} moves"
+    if findings.outcomes:
+        played += f" and {findings.outcomes} chance outcomes"
+    return f"{findings.games} random games, {played}, {findings.terminals} ended"

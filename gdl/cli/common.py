@@ -1,0 +1,176 @@
+"""What every `gdl` command shares: its file and `-p` options, loading the game, writing
+numbers and moves for people, and the one way text reaches the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
+
+from gdl import load
+from gdl.errors import GdlCheckError, GdlError, GdlParamError
+from gdl.parser import parse_value
+
+
+class Command(Protocol):
+    """A command module: `register` adds its subcommand to the parser, `run` carries it out."""
+
+    def register(self, commands: Subcommands) -> argparse.ArgumentParser:
+        """Add the subcommand and its options; return its parser."""
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Carry out the command; return the exit status."""
+
+
+class UsageError(Exception):
+    """A command-line mistake (not a mistake in a game file)."""
+
+
+# The exit status of a command stopped by Ctrl-C, as shells report it (128 + SIGINT), also
+# when it still prints what it found before the interruption.
+INTERRUPTED = 130
+
+
+# ---- the terminal ----------------------------------------------------------------------------
+
+# C0 controls but tab and newline, DEL, C1 controls, and lone surrogates (which no terminal
+# encoding can write): anything a game file's text could use to move the cursor, recolour or
+# clear the screen, or break the output.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_CLEAR_TO_END_OF_LINE = "\x1b[K"
+
+
+def _visible_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every control character but newline and tab (and every lone surrogate)
+    written as a visible escape such as `\\x1b`, so that it shows as text on a terminal."""
+    return _UNSAFE.sub(_visible_escape, text)
+
+
+def say(text: str = "", *, to: TextIO | None = None, end: str = "\n") -> None:
+    """Write text for people (to standard output unless `to` names another stream), safe for a
+    terminal; every line the command line prints goes through here."""
+    stream = sys.stdout if to is None else to
+    stream.write(terminal_safe(text) + end)
+    stream.flush()
+
+
+def show_status(text: str) -> None:
+    """Draw `text` as the live status line on standard error, over the previous one."""
+    sys.stderr.write("\r" + terminal_safe(text) + _CLEAR_TO_END_OF_LINE)
+    sys.stderr.flush()
+
+
+def clear_status() -> None:
+    """Remove the live status line."""
+    sys.stderr.write("\r" + _CLEAR_TO_END_OF_LINE)
+    sys.stderr.flush()
+
+
+def error_text(error: GdlError) -> str:
+    """The error as `FILE:LINE:COL: error: MESSAGE` with its source line and caret, safe for a
+    terminal, the caret still under the character it marks when the line needed escapes."""
+    return terminal_safe(_with_escaped_quote(error).format())
+
+
+def _with_escaped_quote(error: GdlError) -> GdlError:
+    """A copy of `error` that quotes its source line escaped, with its column counted in the
+    escaped line (escapes are wider than the characters they show) so that the caret lands
+    right. The copy carries its location as text, `FILE:LINE:COL` in its file and no line of its
+    own, so that the message still names the column in the file."""
+    copy = type(error).__new__(type(error))  # not __init__: each error class takes other arguments
+    copy.__dict__.update(error.__dict__)
+    copy.args = error.args
+    if isinstance(copy, GdlCheckError):
+        copy.errors = [_with_escaped_quote(each) for each in copy.errors]
+    if error.source_line is not None and error.column is not None:
+        copy.file, copy.line = error.location(), None
+        copy.column = len(terminal_safe(error.source_line[: error.column - 1])) + 1
+        copy.source_line = terminal_safe(error.source_line)
+    return copy
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, whose messages (which quote what was typed) are safe for a terminal."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        super()._print_message(terminal_safe(message), file)
+
+
+if TYPE_CHECKING:
+    Subcommands = argparse._SubParsersAction[ArgumentParser]
+else:  # not subscriptable at run time
+    Subcommands = argparse._SubParsersAction
+
+
+# ---- options and the game ----------------------------------------------------------------------
+
+
+def add_command(commands: Subcommands, name: str, *, help: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """A `gdl NAME` subcommand taking the game file and `-p NAME=VALUE` options, as all of them do."""
+    parser = commands.add_parser(
+        name, help=help, description=description, epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="the game file (.gdl)")
+    parser.add_argument(
+        "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+        help="set a parameter, VALUE written as in the language (repeatable): -p rows=5 -p 'piles=(3,4,5)'",
+    )
+    return parser
+
+
+def parse_params(assignments: Sequence[str], file: str | None = None) -> dict[str, Any]:
+    """`-p NAME=VALUE` options as parameter overrides; VALUE is written as in the language."""
+    params: dict[str, Any] = {}
+    for assignment in assignments:
+        name, sep, text = assignment.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise UsageError(f"-p expects NAME=VALUE (e.g. -p rows=5), got `{assignment}`")
+        try:
+            params[name] = parse_value(text, f"-p {name}")
+        except GdlError as error:
+            raise GdlParamError(f"-p {name}: {error.message}", file=file) from None
+    return params
+
+
+def load_game(args: argparse.Namespace) -> Any:
+    """The game named on the command line, with its `-p` overrides."""
+    return load(args.file, **parse_params(args.param, args.file))
+
+
+# ---- numbers and moves -----------------------------------------------------------------------
+
+
+def number_text(value: Any) -> str:
+    """A value for people: integers as they are, fractions also as decimals."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return str(value.numerator)
+        return f"{value} (~{float(value):.4f})"
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def json_number(value: Any) -> int | float:
+    """A value for JSON: ints stay ints, fractions become floats."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    if isinstance(value, bool):
+        return int(value)
+    number: int | float = value
+    return number
+
+
+def move_text(game: Any, move: Any) -> str:
+    """The move as the game prints it."""
+    formatter = getattr(game, "format_move", None)
+    return formatter(move) if formatter is not None else str(move)

@@ -1,0 +1,411 @@
+"""The one depth-first search behind minimax, alpha-beta and expectiminimax.
+
+Every node goes through the same steps, written once here: the budget (time, nodes,
+progress, Ctrl-C), a finished game scored by its utility, a position repeated on the
+current line scored by the game's repetition rule, the depth limit scored by the
+evaluation, the transposition table's answer, and only then the node's own work: the
+best move of a MAX or MIN node (with alpha-beta cut-offs when ``prune``), or the
+expected value of a chance node.  The principal variation is extended past a table
+answer by searching on from where it stopped, with this same code.
+
+The searchers in ``minimax.py``, ``alphabeta.py`` and ``expectiminimax.py`` are short
+entry points that choose a ``SearchConfig``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from time import perf_counter
+# typeguard skips functions with this decorator (its typeguard_ignore is the same
+# object); imported from typing so that typeguard is not needed at run time.
+from typing import Any, no_type_check as typeguard_ignore
+
+from ._common import (
+    UNLIMITED,
+    Budget,
+    Counters,
+    DeepRecursion,
+    Outcome,
+    Progress,
+    Tracer,
+    in_game_order,
+    pv_from_line,
+    run,
+)
+from .ordering import MoveOrderer, hint_first
+from .protocol import Game, Move, State, Value, has_chance, position_key, repetition_scorer
+from .results import SearchError, SearchResult
+from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
+
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+INFINITY = float("inf")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What the depth-first search does at each node: the searcher and its refinements."""
+
+    algorithm: str
+    prune: bool = False  # alpha-beta cut-offs
+    table: bool = False
+    memory: int | None = None  # the table's size limit in bytes (None: DEFAULT_MEMORY)
+    ordering: bool = False
+    killers: bool = False
+    history: bool = False
+    beam: int | None = None
+    symmetry: bool = False
+
+
+def search_game(
+    game: Game,
+    state: State | None,
+    config: SearchConfig,
+    *,
+    depth: int | None,
+    time: float | None,
+    max_nodes: int | None,
+    trace: bool,
+    progress: Callable[[Progress], None] | None,
+) -> SearchResult:
+    """Search ``state`` (default: the initial state) as ``config`` says and report the result.
+
+    ``depth`` cuts the search off and evaluates; ``time`` or ``max_nodes`` deepen it
+    iteratively within that budget.  The callers have checked the game and the limits.
+    """
+    started = perf_counter()
+    root = game.initial_state() if state is None else state
+    counters, budget = Counters(), Budget(time, max_nodes, progress)
+    stack = DeepRecursion()
+    try:
+        iterate = _depth_first(game, root, config, counters, budget, stack, trace)
+        deepening = time is not None or max_nodes is not None
+        return run(
+            game, root, iterate, counters, budget,
+            depth=depth, deepening=deepening, algorithm=config.algorithm, started=started,
+        )
+    finally:
+        stack.restore()
+
+
+def _root_bound(value: Value, alpha: Value, beta: Value) -> str:
+    """Whether a root move's value is exact or a bound, given the window it was searched with."""
+    return UPPER if value <= alpha else LOWER if value >= beta else EXACT
+
+
+def _make_table(game: Game, root: State, config: SearchConfig) -> TranspositionTable | None:
+    if not config.table:
+        return None
+    memory = DEFAULT_MEMORY if config.memory is None else config.memory
+    return TranspositionTable(capacity_for(memory, root, config.symmetry))
+
+
+def _make_orderer(game: Game, config: SearchConfig) -> MoveOrderer | None:
+    if not (config.ordering or config.killers or config.history or config.beam is not None):
+        return None
+    return MoveOrderer(
+        game, by_evaluation=config.ordering, killers=config.killers,
+        history=config.history, beam=config.beam,
+    )
+
+
+def _depth_first(
+    game: Game,
+    root: State,
+    config: SearchConfig,
+    counters: Counters,
+    budget: Budget,
+    stack: DeepRecursion,
+    trace: bool,
+) -> Callable[[int, Outcome | None], Outcome]:
+    """A function searching ``root`` to a given depth, updating ``counters``.
+
+    The table, killer moves and history persist from one iteration to the next.
+    """
+    max_player = game.players[0]
+    to_move, actions, result = game.to_move, game.actions, game.result
+    is_terminal, utility = game.is_terminal, game.utility
+    evaluate = getattr(game, "evaluate", None)
+    is_chance = game.is_chance if has_chance(game) else None
+    chance_outcomes = getattr(game, "chance_outcomes", None)
+    score_repetition = repetition_scorer(game)
+    key_of = position_key(game, config.symmetry)
+    prune = config.prune
+    table = _make_table(game, root, config)
+    counters.table = table
+    capacity = 0 if table is None else table.capacity
+    table_move_first = config.ordering and table is not None
+    orderer = _make_orderer(game, config)
+    windowed = prune  # whether the trace shows alpha and beta
+
+    def iterate(max_depth: int, previous: Outcome | None) -> Outcome:
+        hints = {} if previous is None else _line_hints(game, root, previous.pv, key_of)
+        nodes, leaves, cutoffs = counters.nodes, counters.leaves, counters.cutoffs
+        table_hits, repetitions = counters.table_hits, counters.repetitions
+        deepest = counters.deepest
+        horizon = dropped_moves = chance_cycles = 0
+        check_at = budget.next_check(nodes)
+        # The positions on the current line, each with the number of chance nodes above it,
+        # to catch repetitions and tell whether dice lie on the cycle.
+        path: dict[State, int] = {}
+        chance_depth = 0
+        top = 0  # the ply searched from: the table never answers for the node asked about
+        root_values: dict = {}
+        budget.root_values = root_values  # what an interrupted search can still report
+        root_bounds: dict = {}
+        budget.root_bounds = root_bounds
+        unlimited = max_depth == UNLIMITED
+        line = None  # principal variation below the node just searched, as (move, rest)
+        tracer = Tracer() if trace else None
+        ply_limit = min(max_depth, stack.mark)
+
+        @typeguard_ignore
+        def search(state, alpha, beta, ply):
+            """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
+            nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
+            nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves
+            if nodes >= check_at:
+                check_at = budget.check(nodes)
+            nodes += 1
+            if is_terminal(state):
+                leaves += 1
+                if ply > deepest:
+                    deepest = ply
+                line = None
+                value = utility(state, max_player)
+                if tracer is not None:
+                    tracer.leaf(state, None, ply, value, "utility", window(alpha, beta))
+                return value
+            chance = is_chance is not None and is_chance(state)
+            on_path = len(path)
+            # Adding and then counting hashes the state once, not twice.
+            first_seen = path.setdefault(state, chance_depth)
+            if len(path) == on_path:
+                repetitions += 1
+                if chance_depth > first_seen:
+                    chance_cycles += 1  # the cycle passes through the dice: not a rule of the game
+                line = None
+                value = score_repetition(state)
+                if tracer is not None:
+                    tracer.leaf(state, mover(state, chance), ply, value, "repetition", window(alpha, beta))
+                return value
+            if ply >= ply_limit:  # the depth limit, or deep enough to need more stack
+                if ply == max_depth:
+                    del path[state]
+                    leaves += 1
+                    horizon += 1
+                    line = None
+                    value = evaluate(state, max_player)
+                    if tracer is not None:
+                        tracer.leaf(state, mover(state, chance), ply, value, "evaluation", window(alpha, beta))
+                    return value
+                ply_limit = min(max_depth, stack.grow(ply))
+            hint = key = None
+            if table is not None:
+                key = state if key_of is None else key_of(state)
+                if hints:
+                    hint = hints.get(key)
+            elif hints:
+                hint = hints.get(state if key_of is None else key_of(state))
+            if table is not None and ply != top:
+                entry = table.get(key)
+                if entry is not None:
+                    stored, bound, draft, complete, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
+                    remaining = max_depth - ply
+                    # A complete entry saw only finished games below it: in a search to the end
+                    # its value holds at any depth; in a depth-limited one, only with more depth left.
+                    if (draft == remaining or (complete and (unlimited or remaining > draft))) and (
+                        bound == EXACT
+                        or (bound == LOWER and stored >= beta)
+                        or (bound == UPPER and stored <= alpha)
+                    ):
+                        del path[state]
+                        table_hits += 1
+                        if not complete:
+                            horizon += 1
+                        line = None
+                        if tracer is not None:
+                            tracer.leaf(state, mover(state, chance), ply, stored, "table",
+                                        window(alpha, beta), bound)
+                        return stored
+                    if table_move_first and stored_move is not None:
+                        hint = stored_move
+            if chance:
+                return average(state, key, ply)
+            # The moves of a MAX or MIN node, the hint first; written here rather than in a
+            # function of its own, which would cost a call at every node.
+            player = to_move(state)
+            maximizing = player == max_player
+            moves = actions(state)
+            if not moves:
+                raise no_moves_error(game, state)
+            next_child = skipped = None
+            if orderer is not None:
+                moves, children, skipped = orderer.order(state, moves, maximizing, ply, hint)
+                if children is not None:
+                    next_child = iter(children).__next__
+                if skipped:
+                    dropped_moves += len(skipped)
+            elif hint is not None:
+                moves = hint_first(moves, hint)
+            if table is not None:
+                horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+            alpha0, beta0 = alpha, beta
+            if tracer is not None:
+                tracer.open()
+                pruned = None
+            best = best_line = None
+            for move in moves:
+                child = result(state, move) if next_child is None else next_child()
+                value = search(child, alpha, beta, ply + 1)
+                if tracer is not None:
+                    tracer.label(move)
+                if not ply:
+                    root_values[move] = value
+                    root_bounds[move] = _root_bound(value, alpha, beta)
+                if best is None or (value > best if maximizing else value < best):
+                    best, best_line = value, (move, line)
+                    if prune:
+                        if maximizing:
+                            if value > alpha:
+                                alpha = value
+                        elif value < beta:
+                            beta = value
+                        if alpha >= beta:
+                            if orderer is not None:
+                                orderer.reward(move, maximizing, ply, max_depth - ply)
+                            if move is not moves[-1]:
+                                cutoffs += 1
+                                if tracer is not None:
+                                    pruned = list(moves[moves.index(move) + 1:])
+                            break
+            del path[state]
+            if table is not None and repetitions == repetitions_before:
+                bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+                table[key] = (best, bound, max_depth - ply, horizon == horizon_before,
+                              best_line[0], state, nodes - nodes_before)
+                if len(table) > capacity:
+                    table.make_room()
+            if tracer is not None:
+                bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+                kind = "max" if maximizing else "min"
+                tracer.close(state, player, kind, ply, window(alpha0, beta0), best, bound,
+                             pruned, skipped)
+            line = best_line
+            return best
+
+        @typeguard_ignore
+        def average(state, key, ply):
+            """The expected value of a chance node: its outcomes weighed by their probabilities."""
+            nonlocal chance_depth, line
+            outcomes = chance_outcomes(state)
+            if not outcomes:
+                raise SearchError(f"chance node {state!r} has no outcomes")
+            horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+            chance_depth += 1
+            if tracer is not None:
+                tracer.open()
+            total = 0
+            for outcome, probability in outcomes:
+                value = search(result(state, outcome), -INFINITY, INFINITY, ply + 1)
+                if tracer is not None:
+                    tracer.label(outcome, probability)
+                if not ply:
+                    root_values[outcome] = value
+                    root_bounds[outcome] = EXACT
+                total += probability * value
+            chance_depth -= 1
+            del path[state]
+            if table is not None and repetitions == repetitions_before:
+                table[key] = (total, EXACT, max_depth - ply, horizon == horizon_before,
+                              None, state, nodes - nodes_before)
+                if len(table) > capacity:
+                    table.make_room()
+            if tracer is not None:
+                tracer.close(state, None, "chance", ply, (None, None), total)
+            line = None  # a principal variation stops where the dice decide
+            return total
+
+        def window(alpha: Value, beta: Value) -> tuple[Value | None, Value | None]:
+            return (alpha, beta) if windowed else (None, None)
+
+        def mover(state: State, chance: bool) -> Any:
+            return None if chance else to_move(state)
+
+        def extend(pv: list[Move]) -> None:
+            """Continue ``pv`` past the table answers that ended it, searching on from its end.
+
+            The end's value is in the table, so the search there is short; it does not count
+            in the statistics, and the line so far is on the path, as it was in the search.
+            """
+            nonlocal top, tracer, nodes, leaves, cutoffs, table_hits, repetitions, deepest
+            nonlocal horizon, dropped_moves, chance_cycles, line
+            saved = (nodes, leaves, cutoffs, table_hits, repetitions, deepest, horizon,
+                     dropped_moves, chance_cycles, tracer)
+            tracer = None
+            on_line = [root]
+            for move in pv:
+                on_line.append(result(on_line[-1], move))
+            try:
+                while len(pv) < max_depth:
+                    end = on_line[-1]
+                    if is_terminal(end) or end in on_line[:-1]:
+                        return
+                    if is_chance is not None and is_chance(end):
+                        return
+                    path.clear()
+                    path.update((state, 0) for state in on_line[:-1])
+                    top = len(pv)
+                    search(end, -INFINITY, INFINITY, top)
+                    if line is None:
+                        return
+                    for move in pv_from_line(*line):
+                        pv.append(move)
+                        on_line.append(result(on_line[-1], move))
+            except KeyboardInterrupt:
+                pass  # the line found so far stands
+            finally:
+                (nodes, leaves, cutoffs, table_hits, repetitions, deepest, horizon,
+                 dropped_moves, chance_cycles, tracer) = saved
+                top = 0
+
+        try:
+            value = search(root, -INFINITY, INFINITY, 0)
+        finally:
+            counters.nodes, counters.leaves, counters.cutoffs = nodes, leaves, cutoffs
+            counters.table_hits, counters.repetitions = table_hits, repetitions
+            counters.deepest = deepest
+        if line is None:  # the root is terminal, a chance node or cut off at depth 0
+            return Outcome(
+                value, None, [], root_values, dict(root_bounds), hit_horizon=horizon > 0,
+                tracer=tracer, chance_cycles=chance_cycles,
+            )
+        first, rest = line
+        pv = pv_from_line(first, rest)
+        if table is not None:
+            extend(pv)
+        root_moves = list(actions(root))
+        return Outcome(
+            value, first, pv, in_game_order(root_moves, root_values),
+            in_game_order(root_moves, root_bounds), hit_horizon=horizon > 0,
+            dropped=dropped_moves > 0, tracer=tracer, chance_cycles=chance_cycles,
+        )
+
+    return iterate
+
+
+def no_moves_error(game: Game, state: State) -> SearchError:
+    """The error for a non-terminal state without legal moves (a broken game)."""
+    return SearchError(f"state {state!r} is not terminal but has no legal moves")
+
+
+def _line_hints(
+    game: Game, root: State, pv: list[Move], key_of: Callable[[State], Hashable] | None
+) -> dict[Hashable, Move]:
+    """The previous iteration's principal variation as {position: move to try first}."""
+    hints: dict[Hashable, Move] = {}
+    state = root
+    for move in pv:
+        hints.setdefault(state if key_of is None else key_of(state), move)
+        state = game.result(state, move)
+    return hints

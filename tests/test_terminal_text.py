@@ -1,0 +1,157 @@
+"""Text from a game file never reaches the terminal raw: its control characters (escape
+sequences, bells, C1 controls) and lone surrogates are shown as visible escapes, in every
+command's output and in its error messages; JSON escapes them its own way."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+import gdl
+from gdl.cli import main
+from gdl.cli.common import terminal_safe
+from gdl.cli.solve import ProgressLine
+from searchers import Progress
+
+# A title, move names and a display full of what a terminal obeys: colours, clear screen,
+# cursor home, a bell, the C1 control sequence introducer, and a lone surrogate.
+TITLE = "\x1b[31mRed\x1b[0m title\x9b"
+GAME = r'''game "\x1b[31mRed\x1b[0m title\x9b"
+players A, B
+state:
+    n = 0
+to_move = A if n % 2 == 0 else B
+moves = [1, 2]
+def move_name(m) = "\x1b[2J" + str(m) + "\x07"
+result(m):
+    n += m
+terminal = n >= 3
+utility = 1 if n == 3 else -1
+display = "\x1b[H" + str(n) + "\ud800"
+'''
+MOVES = ["\x1b[2J1\x07", "\x1b[2J2\x07"]
+
+
+def unsafe(text: str) -> list[str]:
+    """The characters of `text` a terminal would obey or cannot write: by Unicode's own
+    categories, control (C0, DEL, C1) and surrogate, newline and tab aside."""
+    return [c for c in text if unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\t"]
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "escapes.gdl"
+    path.write_text(GAME, encoding="utf-8")
+    return path
+
+
+def test_terminal_safe_escapes_exactly_the_controls_and_surrogates() -> None:
+    every_character = "".join(chr(code) for code in range(0x110000))
+    shown = terminal_safe(every_character)
+    assert unsafe(shown) == []
+    shown.encode("utf-8")  # no lone surrogate is left to fail the terminal's encoding
+    for character in every_character:
+        if unsafe(character):
+            code = ord(character)
+            assert terminal_safe(character) == (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        elif ord(character) % 997 == 0 or ord(character) < 0x200:  # a sample of the rest, and all of Latin
+            assert terminal_safe(character) == character
+
+
+def test_check_shows_the_title_escaped(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(game_file)]) == 0
+    out = capsys.readouterr().out
+    assert unsafe(out) == []
+    assert terminal_safe(TITLE) in out and "\\x1b[31mRed" in out
+
+
+def test_solve_shows_title_and_moves_escaped(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", str(game_file)]) == 0
+    out = capsys.readouterr().out
+    assert unsafe(out) == []
+    assert out.startswith(terminal_safe(TITLE) + ": A wins")
+    assert f"best move for A: {terminal_safe(MOVES[0])}" in out
+
+
+def test_solve_json_escapes_the_game_text_and_keeps_it_whole(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", str(game_file), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert unsafe(out) == [] and out.isascii()
+    result = json.loads(out)
+    assert result["game"] == TITLE
+    assert result["best_move"] == MOVES[0]
+    assert set(result["move_values"]) == set(MOVES)
+
+
+def test_tree_shows_move_names_escaped(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shown = terminal_safe(MOVES[0])
+    # Graphviz reads a backslash in a label as an escape: dot doubles it to show it.
+    for form, label in (("text", shown), ("svg", shown), ("dot", shown.replace("\\", "\\\\"))):
+        assert main(["tree", str(game_file), "--format", form]) == 0
+        out = capsys.readouterr().out
+        assert unsafe(out) == [], form
+        assert label in out, form
+
+
+def test_a_failing_rule_shows_the_state_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fails.gdl"
+    path.write_text(GAME.replace("utility = 1 if n == 3 else -1", "utility = 1 // (n - n)"), encoding="utf-8")
+    assert main(["solve", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert unsafe(err) == []
+    assert "in the state:\n    \\x1b[H3\\ud800" in err
+
+
+def test_a_syntax_error_quotes_its_line_escaped_with_the_caret_under_the_mistake(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "raw.gdl"
+    # Raw control characters in a string (the grammar lets them in), then a stray `$`.
+    path.write_text('players A, B\nx = "\x1b[31m\x9b\x07" + 1 $ 2\n', encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert unsafe(err) == []
+    head, quoted, caret = err.splitlines()[:3]
+    column_in_file = '    x = "\x1b[31m\x9b\x07" + 1 $ 2'.index("$") - 3
+    assert head.startswith(f"{path}:2:{column_in_file}: error: unexpected character `$`")
+    assert quoted == '    x = "\\x1b[31m\\x9b\\x07" + 1 $ 2'
+    assert caret.index("^") == quoted.index("$")
+
+
+def test_argument_errors_echo_what_was_typed_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "games/nim.gdl", "--algorithm", "\x1b[2Jminimax"])
+    err = capsys.readouterr().err
+    assert unsafe(err) == []
+    assert "invalid choice: '\\x1b[2Jminimax'" in err
+    assert main(["check", "games/nim.gdl", "-p", "piles=\x1b[2J"]) == 1
+    err = capsys.readouterr().err
+    assert unsafe(err) == [] and "`\\x1b[2J`" in err
+
+
+def test_play_shows_the_game_and_echoes_typed_input_escaped(game_file: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gdl", "play", str(game_file)],
+        input="\x1b[31mzz\n1\nquit\n", capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert unsafe(done.stdout + done.stderr) == []
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"{terminal_safe(TITLE)}: you play A. Type `help` for the commands."
+    assert "\\x1b[H0\\ud800" in lines
+    assert "A to move> \\x1b[31mzz" in lines
+    assert f"`\\x1b[31mzz` is not a legal move here. Legal moves: {terminal_safe(MOVES[0])}, {terminal_safe(MOVES[1])} (or its number, 1 to 2)." in lines
+    assert f"B plays {terminal_safe(MOVES[0])}  (value 1 for A, exact)" in lines
+
+
+def test_the_progress_line_shows_the_best_move_escaped(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = ProgressLine(gdl.load(game_file))
+    line(Progress(nodes=10, seconds=1.0, depth=2, best_move=1))
+    line.clear()
+    err = capsys.readouterr().err
+    assert f"best so far {terminal_safe(MOVES[0])} (Ctrl-C stops)" in err
+    # The only controls are the line's own: back to the start of the line, clear to its end.
+    assert unsafe(err) == ["\r", "\x1b", "\r", "\x1b"]
