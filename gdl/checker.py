@@ -15,6 +15,7 @@ from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.model import CheckedGame
 from gdl.params import bad_item, override_expr, override_fits
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake
+from gdl.tree_table import tree_mistakes
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, Source
 from gdl.kinds import (
     ANY, BOOL, INT, LIST, NUMBER, PLAYER, STRING, SYMBOL, TUPLE, Kind,
@@ -714,46 +715,9 @@ class _Checker:
         return frozenset(state_dependent), tuple(order)
 
     def check_tree(self) -> None:
-        if self.tree is None:
-            return
-        parents: dict[str, ast.TreeRow] = {}
-        children: dict[str, bool] = {}  # each child's name -> whether it was named automatically
-        automatic = "a leaf without a name is called after its parent and position"
-        for row in self.tree.rows:
-            if row.parent in parents:
-                self.error(row, f"node `{row.parent}` has two rows (first at line {parents[row.parent].line})")
-            parents[row.parent] = row
-            for position, child in enumerate(row.children, start=1):
-                name = child.name if child.name is not None else f"{row.parent}{position}"
-                if name in children:
-                    if child.name is None or children[name]:
-                        self.error(child, f"two nodes are called `{name}` ({automatic}); rename the other node")
-                    else:
-                        self.error(child, f"node `{name}` appears twice as a child; each node has one parent")
-                children[name] = child.name is None
-        for row in self.tree.rows:
-            for position, child in enumerate(row.children, start=1):
-                if child.value is None and child.name not in parents:
-                    self.error(child, f"node `{child.name}` has no row of its own: give it children (`{child.name} -> ...`) or a value")
-                elif child.value is not None:
-                    name = child.name if child.name is not None else f"{row.parent}{position}"
-                    if name in parents:
-                        also = f" ({automatic})" if child.name is None else ""
-                        self.error(child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both")
-        roots = [name for name in parents if name not in children]
-        if len(roots) != 1:
-            self.error(self.tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}")
-            return
-        reached, pending = set(roots), list(roots)
-        while pending:
-            row = parents.get(pending.pop())
-            for child in row.children if row is not None else ():
-                if child.name is not None and child.name not in reached:
-                    reached.add(child.name)
-                    pending.append(child.name)
-        for name, row in parents.items():
-            if name not in reached:
-                self.error(row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)")
+        if self.tree is not None:
+            for node, message in tree_mistakes(self.tree):
+                self.error(node, message)
 
     def run(self) -> CheckedGame:
         self.collect()
