@@ -66,10 +66,12 @@ _HOISTABLE = frozenset({
 # against the grammar's NAME) and operators (checked against the grammar's).
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAME_FIELDS = frozenset({"id", "function", "name", "params", "names", "parent"})
-_OPERATORS: dict[str, frozenset[str | None]] = {
-    "op": frozenset({"+", "-", "*", "/", "//", "%", "**", "and", "or", "not", None}),
-    "ops": frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"}),
-    "kind": frozenset({"list", "map", "generator"}),
+_OPERATORS: dict[tuple[type, str], frozenset[str | None]] = {
+    (ast.Unary, "op"): frozenset({"-", "not"}),
+    (ast.Binary, "op"): frozenset({"+", "-", "*", "/", "//", "%", "**", "and", "or"}),
+    (ast.Assign, "op"): frozenset({"+", "-", "*", None}),
+    (ast.Compare, "ops"): frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"}),
+    (ast.Comprehension, "kind"): frozenset({"list", "map", "generator"}),
 }
 
 # Operators whose chains `a + b - c` Python reads from the left as the file does: written
@@ -88,8 +90,8 @@ def _checked_text(game: CheckedGame) -> None:
             texts = value if isinstance(value, tuple) else (value,)
             if name in _NAME_FIELDS:
                 bad = [t for t in texts if type(t) is not str or not _NAME.fullmatch(t)]
-            elif name in _OPERATORS:
-                bad = [t for t in texts if not (t is None or type(t) is str) or t not in _OPERATORS[name]]
+            elif (type(node), name) in _OPERATORS:
+                bad = [t for t in texts if not (t is None or type(t) is str) or t not in _OPERATORS[type(node), name]]
             else:
                 continue
             if bad:
@@ -224,11 +226,11 @@ class _Compiler:
 
     def expr_Comprehension(self, node: ast.Comprehension) -> str:
         element = self.expr(node.element)
-        if node.kind == "generator":
-            return f"({element} {self.clauses(node)})"
         if node.kind == "map":
             assert node.key is not None
             return f"_Map({{{self.expr(node.key)}: {element} {self.clauses(node)}}})"
+        if node.kind == "generator":
+            return f"({element} {self.clauses(node)})"
         return f"_tuple([{element} {self.clauses(node)}])"
 
     def expr_Unary(self, node: ast.Unary) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from gdl.limits import LOOP_LIMIT, MAX_EXPONENT, MAX_ITEMS, MAX_POWER_BITS
-from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, make_grid, number, to_text
+from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, TextBudget, make_grid, number, to_text
 
 
 @typeguard_ignore
@@ -280,25 +280,37 @@ def _mirror(rows: int, cols: int) -> tuple[Map, ...]:
     return (_cell_map(rows, cols, lambda r, c: (r, cols - 1 - c)),)
 
 
+def _text_budget(what: str) -> TextBudget:
+    """The characters one text may have, counted as it is made."""
+    return TextBudget(MAX_ITEMS, what)
+
+
+@typeguard_ignore
+def _str(value: Any) -> str:
+    return to_text(value, _text_budget("str()"))
+
+
 @typeguard_ignore
 def _join(separator: str, items: Iterable[Any]) -> str:
-    texts = [to_text(item) for item in items]
-    _made(sum(map(len, texts)) + len(separator) * max(0, len(texts) - 1), "join()")
-    return str(separator).join(texts)
+    budget = _text_budget("join()")
+    texts = [to_text(item, budget) for item in items]
+    separator = str(separator)
+    budget.spend(len(separator) * max(0, len(texts) - 1))
+    return separator.join(texts)
 
 
 @typeguard_ignore
 def _pad(value: Any, width: int) -> str:
     _whole(width)
     _made(width, "pad()")
-    return to_text(value).rjust(width)
+    return to_text(value, _text_budget("pad()")).rjust(width)
 
 
 @typeguard_ignore
 def _show(board: Grid, legend: Map | None = None) -> str:
     if not isinstance(board, Grid):
         raise RuleError(f"show() draws a grid, not {to_text(board)}")
-    return "\n".join(board.row_texts(legend))
+    return "\n".join(board.row_texts(legend, _text_budget("show()")))
 
 
 @typeguard_ignore
@@ -377,7 +389,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "directions": _directions,
     "dihedral": _dihedral,
     "mirror": _mirror,
-    "str": to_text,
+    "str": _str,
     "join": _join,
     "pad": _pad,
     "show": _show,
