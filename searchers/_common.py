@@ -308,6 +308,7 @@ def run(
         table_entries=0 if table is None else len(table),
         table_capacity=0 if table is None else table.capacity,
         table_evictions=0 if table is None else table.evictions,
+        chance_repetitions=outcome.chance_cycles,
     )
     reason = inexact_reason(outcome, reached)
     return SearchResult(

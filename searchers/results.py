@@ -29,6 +29,7 @@ class SearchStats:
     table_entries: int = 0  # positions in the transposition table at the end
     table_capacity: int = 0  # the most it may hold, from its memory limit
     table_evictions: int = 0  # entries dropped to make room
+    chance_repetitions: int = 0  # repetitions on a cycle through chance nodes (not exact)
 
 
 @dataclass(frozen=True)

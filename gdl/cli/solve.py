@@ -10,10 +10,14 @@ from typing import Any
 
 import searchers
 from gdl.cli.common import (
-    INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, move_text,
-    number_text, say, show_status,
+    INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, memory_size,
+    move_text, number_text, say, show_status,
 )
 from searchers import SearchError
+from searchers.table import DEFAULT_MEMORY
+
+# The principal variation printed for people stops after this many moves (JSON has it whole).
+PV_SHOWN = 40
 
 ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 
@@ -33,6 +37,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
     solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
     solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
+    solve.add_argument("--memory", type=memory_size, default=DEFAULT_MEMORY, metavar="SIZE",
+                       help=f"the most memory the transposition table may use, e.g. 512M or 4G (default {DEFAULT_MEMORY >> 30}G); "
+                       "when it is full, the positions cheapest to search again are dropped")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     return solve
 
@@ -49,12 +56,14 @@ def run_search(game: Any, args: argparse.Namespace) -> Any:
     try:
         if algorithm == "alphabeta":
             return searchers.alphabeta(
-                game, depth=args.depth, time=args.time, table=table, ordering=True,
+                game, depth=args.depth, time=args.time, table=table, memory=args.memory, ordering=True,
                 symmetry=table and bool(getattr(game, "has_symmetries", False)), progress=progress,
             )
         if algorithm == "minimax":
             return searchers.minimax(game, depth=args.depth, time=args.time, progress=progress)
-        return searchers.expectiminimax(game, depth=args.depth, time=args.time, table=table, progress=progress)
+        return searchers.expectiminimax(
+            game, depth=args.depth, time=args.time, table=table, memory=args.memory, progress=progress,
+        )
     finally:
         if progress is not None:
             progress.clear()
@@ -114,12 +123,15 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "principal_variation": [move_text(game, m) for m in result.pv],
         "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
         "move_bounds": {move_text(game, m): b for m, b in result.move_bounds.items()},
+        "inexact_reason": result.inexact_reason,
         "repetition": result.repetition,
         "interrupted": result.interrupted,
         "stats": {
             "nodes": stats.nodes, "leaves": stats.leaves, "cutoffs": stats.cutoffs,
             "table_hits": stats.table_hits, "depth": stats.depth, "repetitions": stats.repetitions,
-            "seconds": round(stats.seconds, 4),
+            "chance_repetitions": stats.chance_repetitions,
+            "table_entries": stats.table_entries, "table_capacity": stats.table_capacity,
+            "table_evictions": stats.table_evictions, "seconds": round(stats.seconds, 4),
         },
     }
 
@@ -128,6 +140,10 @@ def result_text(game: Any, result: Any) -> str:
     """A short summary for people."""
     note = "  [interrupted: the best found so far]" if result.interrupted else "" if result.exact else "  [not exact]"
     lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
+    if not result.exact and not result.interrupted and result.inexact_reason:
+        lines.append(f"not exact: {result.inexact_reason}")
+        if result.stats.chance_repetitions:
+            lines.append("  `gdl solve FILE --strong` solves every position and gives the true value")
     if result.move is None and result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node; the value of each outcome:")
         for outcome, value in result.move_values.items():
@@ -136,7 +152,7 @@ def result_text(game: Any, result: Any) -> str:
         lines.append("the initial state is terminal: no move to make")
     else:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.move)}")
-        lines.append("principal variation: " + ", ".join(move_text(game, m) for m in result.pv))
+        lines.append("principal variation: " + line_text(game, result.pv))
         lines.append(f"value of each move (for {game.players[0]}):")
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
@@ -152,7 +168,18 @@ def result_text(game: Any, result: Any) -> str:
         f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, depth {stats.depth}, {stats.seconds:.2f} s"
         + (f", {stats.repetitions} repeated positions scored by the repetition rule" if stats.repetitions else "")
     )
+    if stats.table_evictions:
+        lines.append(f"table: full at {stats.table_capacity:,} positions; {stats.table_evictions:,} were dropped to "
+                     "stay within --memory (more memory may search fewer nodes)")
     return "\n".join(lines)
+
+
+def line_text(game: Any, moves: list[Any]) -> str:
+    """A line of play for people: its first PV_SHOWN moves, and how long it is when longer."""
+    shown = ", ".join(move_text(game, m) for m in moves[:PV_SHOWN])
+    if len(moves) > PV_SHOWN:
+        shown += f", ... ({len(moves):,} moves in all; --json lists them)"
+    return shown
 
 
 def run(args: argparse.Namespace) -> int:
