@@ -31,6 +31,9 @@ class Builtin:
     max_args: int | None
     result: ResultKind
     args: tuple[Kind, ...] = ()
+    reserved: bool = True
+    """Whether a file's own `def` may not take the name (false for the built-ins added after
+    files were written with functions of those names: a file's function then takes precedence)."""
 
 
 def _always(kind: Kind) -> ResultKind:
@@ -123,6 +126,8 @@ _TABLE: tuple[Builtin, ...] = (
     # players
     Builtin("other", "other(p)", "the other player of a two-player game", 1, 1, _always(PLAYER), (SYMBOL,)),
     Builtin("next", "next(p)", "the player after p in turn order", 1, 1, _always(PLAYER), (SYMBOL,)),
+    # the state after a move
+    Builtin("after", "after(move, x)", "x in the state after the move: its fields, definitions and functions read that state, local names keep their values", 2, 2, lambda a: a[1], reserved=False),
     # text
     Builtin("str", "str(x)", "x as text, as the game prints it", 1, 1, _always(STRING)),
     Builtin("join", "join(separator, xs)", "the items as text, with the separator between them", 2, 2, _always(STRING), (STRING,)),

@@ -113,7 +113,7 @@ class _Checker:
         if name in KEYWORDS:
             self.error(node, f"`{name}` is a keyword of the language; choose another name")
             return False
-        if what == "function" and name in BUILTINS:
+        if what == "function" and name in BUILTINS and BUILTINS[name].reserved:
             self.error(node, f"`{name}` is a built-in function; choose another name")
             return False
         self.top[name] = (what, node)
@@ -657,6 +657,10 @@ class _Checker:
         if name in BUILTINS:
             self.refers[id(expr)] = "builtin"
             builtin = BUILTINS[name]
+            if name == "after":
+                self.depend(where, _STATE)
+                if not where.state:
+                    self.error(expr, "`after` reads the state after a move; it cannot be used here, before the game starts")
             if len(args) < builtin.min_args or (builtin.max_args is not None and len(args) > builtin.max_args):
                 self.error(expr, f"`{name}` takes {_arity(builtin.min_args, builtin.max_args)}, but {len(args)} {'was' if len(args) == 1 else 'were'} given: {builtin.usage}")
                 return ANY

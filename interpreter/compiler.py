@@ -33,6 +33,9 @@ class Compiled:
     positions: dict[int, tuple[int, int]]
     constants: dict[str, Any] = field(default_factory=dict)
     hoisted: tuple[str, ...] = ()
+    uses_after: bool = False
+    """Whether the rules call `after`: then `_successor` gives the state after a move, and
+    `result` can reuse the states it made."""
 
 
 class _Writer:
@@ -111,6 +114,7 @@ class _Compiler:
         self.cached: set[str] = set()  # definitions whose last answer is remembered
         self.hoistable: dict[int, bool] = {}
         self.counter = 0
+        self.afters: list[tuple[str, ast.Expr, tuple[str, ...]]] = []
 
     # ---- names
     def constant(self, value: Any) -> str:
@@ -316,12 +320,41 @@ class _Compiler:
         return f"_index({target}, {index})"
 
     def expr_Call(self, node: ast.Call) -> str:
+        if self.game.refers[id(node)] == "builtin" and node.function == "after":
+            return self.after(node)
         args = [self.expr(arg) for arg in node.args]
         if self.game.refers[id(node)] == "function":
             if self.uses_state(node.function):
                 args.insert(0, self.state_now())
             return f"f_{node.function}({', '.join(args)})"
         return f"b_{node.function}({', '.join(args)})"
+
+    def after(self, node: ast.Call) -> str:
+        """`after(move, x)`: x becomes a function of its own, of the state after the move and of
+        the local names it uses, written out once the rule being compiled is done."""
+        move, body = node.args
+        name = self.fresh("after")
+        bound = {t.id for n in ast.walk(body) if isinstance(n, ast.Comprehension)
+                 for clause in n.clauses if isinstance(clause, ast.ForClause)
+                 for t in ast.walk(clause.target) if isinstance(t, ast.NameTarget)}
+        free = tuple(dict.fromkeys(
+            n.id for n in ast.walk(body)
+            if isinstance(n, ast.Name) and self.game.refers[id(n)] == "local" and n.id not in bound
+        ))
+        self.afters.append((name, body, free))
+        args = "".join(f", v_{local}" for local in free)
+        return f"{name}(_successor({self.state_now()}, {self.expr(move)}){args})"
+
+    def compile_afters(self) -> None:
+        """The functions of the states after moves that `after` calls (which may call more)."""
+        while self.afters:
+            name, body, free = self.afters.pop(0)
+            self.writer.emit(f"def {name}(S{''.join(', v_' + local for local in free)}):")
+            self.writer.indent()
+            self.in_result, self.hoisting = False, True
+            self.state_prologue(body)
+            self.emit_return(body)
+            self.writer.dedent()
 
     def state_now(self) -> str:
         """The state a rule reads: inside `result`, the fields as assigned so far."""
@@ -583,6 +616,8 @@ class _Compiler:
         self.grid_fields = set()
         if game.result is not None:
             self.compile_result(game.result)
+        uses_after = bool(self.afters)
+        self.compile_afters()
         for name, expr in game.params.items():
             self.expression_function(f"_param_{name}", expr)
         for name in game.constant_order:
@@ -592,7 +627,7 @@ class _Compiler:
         hoisted = list(self.hoisted)
         for name, node in hoisted:
             self.expression_function(f"_hoist{name}", node)
-        return Compiled("\n".join(w.lines) + "\n", w.positions, self.constants, tuple(n for n, _ in hoisted))
+        return Compiled("\n".join(w.lines) + "\n", w.positions, self.constants, tuple(n for n, _ in hoisted), uses_after)
 
     def compile_result(self, result: ast.Result) -> None:
         w = self.writer

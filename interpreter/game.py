@@ -124,6 +124,10 @@ class Game(BaseGame):
         self._repetition = self._definition("repetition")
         self._move_name = names.get("f_move_name")
         self._result = names["result"]
+        if compiled.uses_after:
+            successors = runtime.Successors(self._result)
+            names["_successor"] = successors.successor
+            self._result = successors.result
         self.has_evaluation = self._evaluation is not None
         self.has_chance = self._outcomes is not None
         self._symmetries = self._load_symmetries()

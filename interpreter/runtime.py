@@ -329,6 +329,41 @@ def _sign(x: Any) -> int:
     return (x > 0) - (x < 0)
 
 
+class Successors:
+    """The states after moves, as `after` makes them, kept so that `result` gives the same state
+    again instead of making it twice: for each of the last states asked about (a search goes
+    down and back up through them), its successors by move."""
+
+    _KEEP = 256  # states whose successors are kept; a search deeper than this makes some twice
+
+    def __init__(self, result: Callable[[Any, Any], Any]) -> None:
+        self._result = result
+        self._known: dict[int, tuple[Any, dict[Any, Any]]] = {}
+
+    @typeguard_ignore
+    def successor(self, state: Any, move: Any) -> Any:
+        """The state after `move`, made once."""
+        entry = self._known.get(id(state))
+        if entry is None or entry[0] is not state:
+            if len(self._known) >= self._KEEP:
+                self._known.clear()
+            entry = self._known[id(state)] = (state, {})
+        made = entry[1].get(move)
+        if made is None:
+            made = entry[1][move] = self._result(state, move)
+        return made
+
+    @typeguard_ignore
+    def result(self, state: Any, move: Any) -> Any:
+        """The state after `move`: the one `after` made, if it made it."""
+        entry = self._known.get(id(state))
+        if entry is not None and entry[0] is state:
+            made = entry[1].get(move)
+            if made is not None:
+                return made
+        return self._result(state, move)
+
+
 def player_functions(players: tuple[Symbol, ...]) -> dict[str, Callable[[Any], Symbol]]:
     """`other` and `next` for a game with these players."""
     following = {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}

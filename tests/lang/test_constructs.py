@@ -350,7 +350,7 @@ def test_expressions_give_the_same_values_alone_and_together() -> None:
 
 def test_every_builtin_has_a_case() -> None:
     called = {name for name in BUILTINS for expr, _ in BUILTIN_CASES if expr.startswith(name + "(")}
-    assert called == set(BUILTINS)
+    assert called == set(BUILTINS) - {"after"}  # which needs a state: see test_after.py
 
 
 def test_exact_division_gives_an_int_and_inexact_a_fraction() -> None:
