@@ -61,6 +61,13 @@ class ListExpr(Node):
 
 
 @dataclass(frozen=True)
+class SetExpr(Node):
+    """A set `{a, b}`: items of one kind, membership in constant time."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class MapExpr(Node):
     """A map `{key: value, ...}`."""
 
@@ -84,7 +91,8 @@ class IfClause(Node):
 
 @dataclass(frozen=True)
 class Comprehension(Node):
-    """`[e for ...]` (kind "list"), `{k: v for ...}` ("map") or `f(e for ...)` ("generator")."""
+    """`[e for ...]` (kind "list"), `{e for ...}` ("set"), `{k: v for ...}` ("map") or
+    `f(e for ...)` ("generator")."""
 
     kind: str
     element: Expr
@@ -136,6 +144,15 @@ class Index(Node):
 
 
 @dataclass(frozen=True)
+class Slice(Node):
+    """`target[start:stop]`; either bound may be left out."""
+
+    target: Expr
+    start: Expr | None
+    stop: Expr | None
+
+
+@dataclass(frozen=True)
 class Call(Node):
     """A call of a built-in or of a function defined with `def`."""
 
@@ -144,8 +161,8 @@ class Call(Node):
 
 
 Expr = Union[
-    Number, String, Boolean, Name, TupleExpr, ListExpr, MapExpr, Comprehension,
-    Unary, Binary, Compare, Conditional, Index, Call,
+    Number, String, Boolean, Name, TupleExpr, ListExpr, SetExpr, MapExpr, Comprehension,
+    Unary, Binary, Compare, Conditional, Index, Slice, Call,
 ]
 
 

@@ -1,102 +1,41 @@
 """The static checks: names, arity, duplicates, required parts, parameters and kinds.
 
 `check` walks the whole program once, collects every mistake it finds (not just the first)
-and returns a `CheckedGame`, the model the interpreter compiles. It never runs the game.
+and returns a `CheckedGame`, the resolved model the interpreter compiles. It never runs the game.
 """
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Mapping
 
-from gdl import ast
+from gdl import ast, model
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
-from gdl.model import CheckedGame
+from gdl.errors import GdlCheckError, GdlParamError, Source
+from gdl.kinds import ANY, Kind, describe, element, fits, join
 from gdl.params import bad_item, override_expr, override_fits
-from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake
+from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
+from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
 from gdl.tree_table import tree_mistakes
-from gdl.errors import GdlCheckError, GdlError, GdlParamError, Source
-from gdl.kinds import (
-    ANY, BOOL, INT, LIST, NUMBER, PLAYER, STRING, SYMBOL, TUPLE, Kind,
-    comparable, describe, element, fits, is_known, join, list_of, map_of, tuple_of,
-)
 
 KEYWORDS = frozenset(
     "game players symbols param state def result tree let if elif else for in while return "
     "and or not true false".split()
 )
 
-_STATE = "$state"  # the dependency of a name that reads a state field
-_RESERVED = "`{name}`: names starting with `__` are reserved; choose another name"
+_ONCE = {ast.GameName: "game", ast.Players: "players", ast.StateDecl: "state", ast.Result: "result", ast.Tree: "tree"}
 
 
-class _Scope:
-    """Local names (parameters, `let`, loop variables) and their kinds, innermost last."""
-
-    def __init__(self, parent: _Scope | None = None) -> None:
-        self.parent = parent
-        self.names: dict[str, Kind] = {}
-
-    def lookup(self, name: str) -> Kind | None:
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
-
-    def all_names(self) -> Iterator[str]:
-        scope: _Scope | None = self
-        while scope is not None:
-            yield from scope.names
-            scope = scope.parent
-
-
-@dataclass
-class _Where:
-    """The context of the expression being checked."""
-
-    owner: str | None          # the top-level name whose body this is, for dependencies
-    state: bool                # whether state fields may be read
-    in_result: bool = False    # inside the result block: fields are assignable
-    in_function: bool = False  # inside a block-bodied function: `return` allowed
-
-
-class _Checker:
+class _Checker(Resolver):
     def __init__(self, program: ast.Program, source: Source, overrides: Mapping[str, object]) -> None:
+        super().__init__(source)
         self.program = program
-        self.source = source
         self.raw_overrides = dict(overrides)
-        self.overrides: dict[str, ast.Expr] = {}
-        self.errors: list[GdlError] = []
         self.title = ""
-        self.players: tuple[str, ...] = ()
-        self.symbols: dict[str, ast.Node | None] = {s: None for s in BUILTIN_SYMBOLS}
-        self.params: dict[str, ast.Param] = {}
-        self.fields: dict[str, ast.Field] = {}
-        self.definitions: dict[str, ast.Definition] = {}
-        self.functions: dict[str, ast.Function] = {}
-        self.result: ast.Result | None = None
+        self.result_node: ast.Result | None = None
+        self.result: model.Result | None = None
         self.tree: ast.Tree | None = None
         self.state_decl: ast.StateDecl | None = None
-        self.top: dict[str, tuple[str, ast.Node]] = {}
-        self.kinds: dict[int, Kind] = {}
-        self.refers: dict[int, str] = {}
-        self.deps: dict[str, set[str]] = {}
-        self.field_kinds: dict[str, Kind] = {}
-        self.param_kinds: dict[str, Kind] = {}
-        self.definition_kinds: dict[str, Kind] = {}
-        self.function_kinds: dict[str, Kind] = {}
         self.in_progress: set[str] = set()
-
-    # ---- reporting
-    def error(self, node: ast.Node, message: str) -> None:
-        self.errors.append(self.source.error(GdlError, message, node.line, node.column))
-
-    def suggest(self, name: str, candidates: Iterator[str] | list[str]) -> str:
-        close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-        return f"; did you mean `{close[0]}`?" if close else ""
 
     # ---- pass 1: what is declared where
     def declare(self, name: str, what: str, node: ast.Node) -> bool:
@@ -108,7 +47,7 @@ class _Checker:
             self.error(node, f"`{name}` is a built-in symbol; choose another name")
             return False
         if name.startswith("__"):
-            self.error(node, _RESERVED.format(name=name))
+            self.error(node, RESERVED.format(name=name))
             return False
         if name in KEYWORDS:
             self.error(node, f"`{name}` is a keyword of the language; choose another name")
@@ -123,11 +62,9 @@ class _Checker:
         seen_once: dict[type, ast.Node] = {}
         for declaration in self.program.declarations:
             kind = type(declaration)
-            if kind in (ast.GameName, ast.Players, ast.StateDecl, ast.Result, ast.Tree):
+            if kind in _ONCE:
                 if kind in seen_once:
-                    label = {ast.GameName: "game", ast.Players: "players", ast.StateDecl: "state",
-                             ast.Result: "result", ast.Tree: "tree"}[kind]
-                    self.error(declaration, f"`{label}` is given twice (first at line {seen_once[kind].line})")
+                    self.error(declaration, f"`{_ONCE[kind]}` is given twice (first at line {seen_once[kind].line})")
                     continue
                 seen_once[kind] = declaration
             self.collect_one(declaration)
@@ -148,20 +85,20 @@ class _Checker:
                     self.symbols[name] = declaration
         elif isinstance(declaration, ast.Param):
             if self.declare(declaration.name, "parameter", declaration):
-                self.params[declaration.name] = declaration
+                self.params[declaration.name] = model.Param(declaration.name, declaration)
         elif isinstance(declaration, ast.StateDecl):
             self.state_decl = declaration
             for item in declaration.fields:
                 if self.declare(item.name, "state field", item):
-                    self.fields[item.name] = item
+                    self.fields[item.name] = model.Field(item.name, len(self.fields), item)
         elif isinstance(declaration, ast.Definition):
             if self.declare(declaration.name, "definition", declaration):
-                self.definitions[declaration.name] = declaration
+                self.definitions[declaration.name] = model.Definition(declaration.name, declaration)
         elif isinstance(declaration, ast.Function):
             if self.declare(declaration.name, "function", declaration):
-                self.functions[declaration.name] = declaration
+                self.functions[declaration.name] = model.Function(declaration.name, declaration)
         elif isinstance(declaration, ast.Result):
-            self.result = declaration
+            self.result_node = declaration
         elif isinstance(declaration, ast.Tree):
             self.tree = declaration
 
@@ -171,15 +108,15 @@ class _Checker:
             self.error(start, "a game needs its players: add a line such as `players X, O`")
         if self.tree is not None:
             for name in ("state", *REQUIRED):
-                node = self.state_decl if name == "state" else self.definitions.get(name)
+                node = self.state_decl if name == "state" else self.definitions[name].node if name in self.definitions else None
                 if node is not None:
                     self.error(node, f"a game given as a `tree:` table defines its own `{name}`; remove this one")
-            if self.result is not None:
-                self.error(self.result, "a game given as a `tree:` table defines its own `result`; remove this one")
+            if self.result_node is not None:
+                self.error(self.result_node, "a game given as a `tree:` table defines its own `result`; remove this one")
             return
         if self.state_decl is None:
             self.error(start, "a game needs a `state:` block listing its fields and their initial values")
-        if self.result is None:
+        if self.result_node is None:
             self.error(start, "a game needs a `result(move):` block saying how a move changes the state")
 
     def check_missing(self) -> None:
@@ -187,7 +124,9 @@ class _Checker:
         if self.tree is not None:
             return
         used = set().union(*self.deps.values())
-        for node, message in missing_specials(self.definitions, self.functions, used):
+        definitions = {name: d.node for name, d in self.definitions.items()}
+        functions = {name: f.node for name, f in self.functions.items()}
+        for node, message in missing_specials(definitions, functions, used):
             self.error(node if node is not None else ast.Name("", line=1, column=1), message)
 
     def check_to_move(self) -> bool:
@@ -196,17 +135,16 @@ class _Checker:
         definition = self.definitions.get("to_move")
         if definition is None or not self.players:
             return True  # reported as missing
-        symbols = {id(n): n.id for n in ast.walk(definition.value) if isinstance(n, ast.Name) and self.refers.get(id(n)) == "symbol"}
-        movers = Movers(self.players, "outcomes" in self.definitions, symbols, self.kinds)
+        movers = Movers(self.players, "outcomes" in self.definitions)
         for node, message in movers.mistakes(definition.value):
             self.error(node, message)
         return movers.proven
 
     # ---- parameters and their overrides
-    def check_params(self) -> dict[str, ast.Expr]:
-        values: dict[str, ast.Expr] = {}
+    def check_params(self) -> None:
+        overrides: dict[str, ast.Expr] = {}
         for name, value in self.raw_overrides.items():
-            self.overrides[name] = override_expr(value, frozenset(self.symbols))
+            overrides[name] = override_expr(value, frozenset(self.symbols))
             if name not in self.params:
                 known = ", ".join(self.params) or "none"
                 raise GdlParamError(
@@ -215,36 +153,38 @@ class _Checker:
                     file=self.source.name,
                 )
         for name, param in self.params.items():
-            where = _Where(owner=name, state=False)
-            kind = self.infer(param.default, _Scope(), where)
-            if name in self.overrides:
-                given = self.overrides[name]
-                known_errors = len(self.errors)
-                given_kind = self.infer(given, _Scope(), where)
-                if len(self.errors) > known_errors:
-                    # The value comes from the command line, not from the file: no line to show.
-                    problem = self.errors[known_errors].message
-                    del self.errors[known_errors:]
-                    raise GdlParamError(f"the value given for parameter `{name}` is not valid: {problem}", file=self.source.name)
-                wrong = bad_item(given_kind, kind)
-                if wrong is not None:
-                    raise GdlParamError(
-                        f"each item of parameter `{name}` must be {describe(element(kind))} "
-                        f"(default {self.source_text(param.default)}), but one given is {describe(wrong)}",
-                        file=self.source.name,
-                    )
-                if not override_fits(given_kind, kind):
-                    raise GdlParamError(
-                        f"parameter `{name}` is {describe(kind)} (default {self.source_text(param.default)}), "
-                        f"but {describe(given_kind)} was given",
-                        file=self.source.name,
-                    )
-                values[name] = given
-                kind = given_kind
-            else:
-                values[name] = param.default
-            self.param_kinds[name] = kind
-        return values
+            where = Where(owner=name, state=False)
+            default = param.source = param.node.default
+            param.value = self.resolve(default, Scope(), where)
+            param.kind = param.value.kind
+            if name in overrides:
+                param.value = self.override(name, overrides[name], param.kind, default, where)
+                param.kind = param.value.kind
+                param.source = overrides[name]
+
+    def override(self, name: str, given: ast.Expr, kind: Kind, default: ast.Expr, where: Where) -> model.Expr:
+        """The value given for a parameter, resolved, if it may replace the default."""
+        known_errors = len(self.errors)
+        value = self.resolve(given, Scope(), where)
+        if len(self.errors) > known_errors:
+            # The value comes from the command line, not from the file: no line to show.
+            problem = self.errors[known_errors].message
+            del self.errors[known_errors:]
+            raise GdlParamError(f"the value given for parameter `{name}` is not valid: {problem}", file=self.source.name)
+        wrong = bad_item(value.kind, kind)
+        if wrong is not None:
+            raise GdlParamError(
+                f"each item of parameter `{name}` must be {describe(element(kind))} "
+                f"(default {self.source_text(default)}), but one given is {describe(wrong)}",
+                file=self.source.name,
+            )
+        if not override_fits(value.kind, kind):
+            raise GdlParamError(
+                f"parameter `{name}` is {describe(kind)} (default {self.source_text(default)}), "
+                f"but {describe(value.kind)} was given",
+                file=self.source.name,
+            )
+        return value
 
     def check_param_order(self, use: ast.Name, owner: str) -> None:
         """Parameters are set one after the other, in the order of the file: a default (or a
@@ -255,7 +195,7 @@ class _Checker:
         if use.id == owner:
             self.error(use, f"the value of parameter `{owner}` cannot use `{owner}` itself")
         else:
-            below = self.params[use.id].line
+            below = self.params[use.id].node.line
             self.error(use, f"parameter `{use.id}` is declared below `{owner}` (line {below}); a parameter's value can use only the parameters above it")
 
     def source_text(self, node: ast.Node) -> str:
@@ -265,418 +205,88 @@ class _Checker:
     # ---- the declarations' bodies
     def check_fields(self) -> None:
         for name, item in self.fields.items():
-            self.field_kinds[name] = self.infer(item.initial, _Scope(), _Where(owner=name, state=False))
+            item.initial = self.resolve(item.node.initial, Scope(), Where(owner=name, state=False))
+            item.kind = item.initial.kind
 
     def definition_kind(self, name: str) -> Kind:
-        if name in self.definition_kinds:
-            return self.definition_kinds[name]
+        definition = self.definitions[name]
+        if hasattr(definition, "kind"):
+            return definition.kind
         if name in self.in_progress:
             return ANY  # a cycle, reported by the dependency check
         self.in_progress.add(name)
-        definition = self.definitions[name]
-        kind = self.infer(definition.value, _Scope(), _Where(owner=name, state=True))
+        definition.value = self.resolve(definition.node.value, Scope(), Where(owner=name, state=True))
         self.in_progress.discard(name)
-        self.definition_kinds[name] = kind
-        return kind
+        definition.kind = definition.value.kind
+        return definition.kind
 
     def function_kind(self, name: str) -> Kind:
-        if name in self.function_kinds:
-            return self.function_kinds[name]
+        function = self.functions[name]
+        if hasattr(function, "kind"):
+            return function.kind
         if name in self.in_progress:
             return ANY  # recursion: the kind is whatever the other branches say
         self.in_progress.add(name)
-        function = self.functions[name]
-        scope = _Scope()
-        for param in function.params:
-            self.bind_name(param, ANY, scope, function)
-        where = _Where(owner=name, state=True, in_function=True)
-        if isinstance(function.body, ast.Block):
+        node = function.node
+        scope = Scope()
+        function.params = tuple(self.bind_name(param, ANY, scope, node) for param in node.params)
+        where = Where(owner=name, state=True, in_function=True)
+        if isinstance(node.body, ast.Block):
             returns: list[Kind] = []
-            self.check_block(function.body, scope, where, returns)
-            if not _always_returns(function.body):
-                self.error(function, f"function `{name}` can reach its end without a `return`")
+            function.body = self.resolve_block(node.body, scope, where, returns)
+            if not _always_returns(node.body):
+                self.error(node, f"function `{name}` can reach its end without a `return`")
             kind = returns[0] if returns else ANY
             for other in returns[1:]:
                 kind = join(kind, other)
         else:
-            kind = self.infer(function.body, scope, where)
+            function.body = self.resolve(node.body, scope, where)
+            kind = function.body.kind
         self.in_progress.discard(name)
-        self.function_kinds[name] = kind
+        function.kind = kind
         return kind
 
     def check_specials(self) -> None:
         for name, (expected, what) in SPECIAL_DEFINITIONS.items():
             if name in self.functions and name not in self.definitions:
-                self.error(self.functions[name], f"`{name}` must be a definition (`{name} = ...`), not a function")
+                self.error(self.functions[name].node, f"`{name}` must be a definition (`{name} = ...`), not a function")
             if name not in self.definitions:
                 continue
             kind = self.definition_kind(name)
+            value = self.definitions[name].node.value
             if not fits(kind, expected):
-                self.error(
-                    self.definitions[name].value,
-                    f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}",
-                )
+                self.error(value, f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}")
             elif name == "outcomes" and probability_mistake(kind):
-                self.error(self.definitions[name].value, probability_mistake(kind) or "")
+                self.error(value, probability_mistake(kind) or "")
         for name, (arity, expected, _) in SPECIAL_FUNCTIONS.items():
             if name in self.definitions:
-                self.error(self.definitions[name], f"`{name}` must be a function of the move: `def {name}(m) = ...`")
+                self.error(self.definitions[name].node, f"`{name}` must be a function of the move: `def {name}(m) = ...`")
             function = self.functions.get(name)
             if function is None:
                 continue
-            if len(function.params) != arity:
-                self.error(function, f"`{name}` takes {arity} argument (the move), not {len(function.params)}")
+            if len(function.node.params) != arity:
+                self.error(function.node, f"`{name}` takes {count_of(arity, 'argument')} (the move), not {len(function.node.params)}")
             kind = self.function_kind(name)
             if not fits(kind, expected):
-                self.error(function, f"`{name}` must give {describe(expected)}, got {describe(kind)}")
+                self.error(function.node, f"`{name}` must give {describe(expected)}, got {describe(kind)}")
 
     def check_result(self) -> None:
-        if self.result is None:
+        node = self.result_node
+        if node is None:
             return
-        scope = _Scope()
+        scope = Scope()
         # A move is one of the items of `moves` (or a chance outcome, whose kind is not known).
         move = element(self.definition_kind("moves")) if "moves" in self.definitions else ANY
         if "outcomes" in self.definitions:
             move = ANY
-        self.bind_target(self.result.target, move, scope)
-        self.check_block(self.result.body, scope, _Where(owner="result", state=True, in_result=True), [])
-
-    # ---- statements
-    def check_block(self, block: ast.Block, scope: _Scope, where: _Where, returns: list[Kind]) -> None:
-        inner = _Scope(scope)
-        for statement in block.statements:
-            self.check_statement(statement, inner, where, returns)
-
-    def check_statement(self, statement: ast.Statement, scope: _Scope, where: _Where, returns: list[Kind]) -> None:
-        if isinstance(statement, ast.Let):
-            kind = self.infer(statement.value, scope, where)
-            self.bind_target(statement.target, kind, scope)
-        elif isinstance(statement, ast.Assign):
-            self.check_assign(statement, scope, where)
-        elif isinstance(statement, ast.Return):
-            kind = self.infer(statement.value, scope, where)
-            if not where.in_function:
-                self.error(statement, "`return` belongs in a function; the result block changes the state instead")
-            returns.append(kind)
-        elif isinstance(statement, ast.If):
-            for condition, body in statement.branches:
-                self.expect(condition, BOOL, scope, where, "an `if` condition")
-                self.check_block(body, scope, where, returns)
-            if statement.otherwise is not None:
-                self.check_block(statement.otherwise, scope, where, returns)
-        elif isinstance(statement, ast.For):
-            kind = self.iterable(statement.iterable, scope, where)
-            inner = _Scope(scope)
-            self.bind_target(statement.target, kind, inner)
-            self.check_block(statement.body, inner, where, returns)
-        elif isinstance(statement, ast.While):
-            self.expect(statement.condition, BOOL, scope, where, "a `while` condition")
-            self.check_block(statement.body, scope, where, returns)
-
-    def check_assign(self, statement: ast.Assign, scope: _Scope, where: _Where) -> None:
-        place = statement.place
-        value = self.infer(statement.value, scope, where)
-        local = scope.lookup(place.name)
-        if local is not None:
-            kind = local
-        elif place.name in self.fields:
-            if not where.in_result:
-                self.error(place, f"only the `result` block can change the state field `{place.name}`")
-                return
-            kind = self.field_kinds.get(place.name, ANY)
-        else:
-            self.error(place, self.not_assignable(place.name, scope))
-            return
-        for index in place.indexes:
-            index_kind = self.infer(index, scope, where)
-            kind = self.index_kind(kind, index_kind, index, place)
-        self.kinds[id(place)] = kind
-        if statement.op is not None:
-            if statement.op == "+" and kind.name in ("string", "list", "tuple"):
-                pass
-            elif is_known(kind) and kind.name not in ("int", "number"):
-                self.error(statement, f"`{statement.op}=` needs a number, but `{place.name}` holds {describe(kind)}")
-                return
-            self.expect_kind(statement.value, value, NUMBER if kind.name in ("int", "number") else kind, "the added value")
-            return
-        if is_known(kind) and not fits(value, kind) and not fits(kind, value):
-            self.error(statement.value, f"`{place.name}` holds {describe(kind)}, but this is {describe(value)}")
-
-    def not_assignable(self, name: str, scope: _Scope) -> str:
-        if name in self.top:
-            what = self.top[name][0]
-            return f"`{name}` is a {what} and cannot be assigned; only state fields and `let` names can"
-        candidates = list(self.fields) + list(scope.all_names())
-        suggestion = self.suggest(name, candidates)
-        if suggestion:
-            return f"unknown name `{name}`{suggestion}"
-        return f"`{name}` is neither a state field nor a local name: add it under `state:`, or make a local with `let {name} = ...`"
-
-    # ---- names bound by let, for, comprehensions and parameters
-    def bind_name(self, name: str, kind: Kind, scope: _Scope, node: ast.Node) -> None:
-        if name.startswith("__"):
-            self.error(node, _RESERVED.format(name=name))
-        elif name in self.top or name in BUILTIN_SYMBOLS:
-            what = self.top[name][0] if name in self.top else "built-in symbol"
-            self.error(node, f"`{name}` is already a {what}; choose another name for this local")
-        elif scope.lookup(name) is not None:
-            self.error(node, f"`{name}` is already a local name here; choose another name")
-        scope.names[name] = kind
-
-    def bind_target(self, target: ast.Target, kind: Kind, scope: _Scope) -> None:
-        if isinstance(target, ast.NameTarget):
-            self.bind_name(target.id, kind, scope, target)
-            return
-        if kind.name == "tuple" and kind.args and len(kind.args) != len(target.items):
-            self.error(target, f"this pattern has {len(target.items)} names, but the tuple has {len(kind.args)} items")
-        elif is_known(kind) and kind.name not in ("tuple", "list"):
-            self.error(target, f"a pattern `(a, b)` unpacks a tuple, but this is {describe(kind)}")
-        for position, item in enumerate(target.items):
-            if kind.name == "tuple" and len(kind.args) == len(target.items):
-                item_kind = kind.args[position]
-            elif kind.name == "list":
-                item_kind = kind.args[0]
-            else:
-                item_kind = ANY
-            self.bind_target(item, item_kind, scope)
-
-    # ---- expressions
-    def expect(self, expr: ast.Expr, expected: Kind, scope: _Scope, where: _Where, what: str) -> Kind:
-        kind = self.infer(expr, scope, where)
-        self.expect_kind(expr, kind, expected, what)
-        return kind
-
-    def expect_kind(self, node: ast.Node, kind: Kind, expected: Kind, what: str) -> None:
-        if not fits(kind, expected):
-            self.error(node, f"{what} must be {describe(expected)}, got {describe(kind)}")
-
-    def iterable(self, expr: ast.Expr, scope: _Scope, where: _Where) -> Kind:
-        kind = self.infer(expr, scope, where)
-        if kind.name == "grid":
-            self.error(expr, "a grid is not a list: loop over `cells(board)` for its cells, or `list(board)` for its contents")
-            return ANY
-        if is_known(kind) and kind.name not in ("list", "tuple", "map", "string"):
-            self.error(expr, f"cannot loop over {describe(kind)}; a loop needs a list, tuple, map or string")
-            return ANY
-        return element(kind)
-
-    def infer(self, expr: ast.Expr, scope: _Scope, where: _Where) -> Kind:
-        kind = self.infer_uncached(expr, scope, where)
-        self.kinds[id(expr)] = kind
-        return kind
-
-    def infer_uncached(self, expr: ast.Expr, scope: _Scope, where: _Where) -> Kind:
-        if isinstance(expr, ast.Number):
-            return INT if isinstance(expr.value, int) else NUMBER
-        if isinstance(expr, ast.String):
-            return STRING
-        if isinstance(expr, ast.Boolean):
-            return BOOL
-        if isinstance(expr, ast.Name):
-            return self.infer_name(expr, scope, where)
-        if isinstance(expr, ast.TupleExpr):
-            return tuple_of(tuple(self.infer(item, scope, where) for item in expr.items))
-        if isinstance(expr, ast.ListExpr):
-            return list_of(self.join_all(self.infer(item, scope, where) for item in expr.items))
-        if isinstance(expr, ast.MapExpr):
-            keys = self.join_all(self.infer(k, scope, where) for k, _ in expr.items)
-            values = self.join_all(self.infer(v, scope, where) for _, v in expr.items)
-            return map_of(keys, values)
-        if isinstance(expr, ast.Comprehension):
-            return self.infer_comprehension(expr, scope, where)
-        if isinstance(expr, ast.Unary):
-            return self.infer_unary(expr, scope, where)
-        if isinstance(expr, ast.Binary):
-            return self.infer_binary(expr, scope, where)
-        if isinstance(expr, ast.Compare):
-            return self.infer_compare(expr, scope, where)
-        if isinstance(expr, ast.Conditional):
-            self.expect(expr.condition, BOOL, scope, where, "an `if` condition")
-            return join(self.infer(expr.then, scope, where), self.infer(expr.otherwise, scope, where))
-        if isinstance(expr, ast.Index):
-            target = self.infer(expr.target, scope, where)
-            index = self.infer(expr.index, scope, where)
-            return self.index_kind(target, index, expr.index, expr)
-        if isinstance(expr, ast.Call):
-            return self.infer_call(expr, scope, where)
-        raise AssertionError(f"unknown expression {expr!r}")
-
-    @staticmethod
-    def join_all(kinds: Iterator[Kind]) -> Kind:
-        result: Kind | None = None
-        for kind in kinds:
-            result = kind if result is None else join(result, kind)
-        return result if result is not None else ANY
-
-    def depend(self, where: _Where, name: str) -> None:
-        if where.owner is not None:
-            self.deps.setdefault(where.owner, set()).add(name)
-
-    def infer_name(self, expr: ast.Name, scope: _Scope, where: _Where) -> Kind:
-        name = expr.id
-        local = scope.lookup(name)
-        if local is not None:
-            self.refers[id(expr)] = "local"
-            return local
-        if name in self.symbols:
-            self.refers[id(expr)] = "symbol"
-            return PLAYER if name in self.players else SYMBOL
-        what = self.top.get(name, ("", None))[0]
-        if what == "state field":
-            self.refers[id(expr)] = "field"
-            self.depend(where, _STATE)
-            if not where.state:
-                self.error(expr, f"`{name}` is a state field; it cannot be read here, before the game starts")
-            return self.field_kinds.get(name, ANY)
-        if what == "parameter":
-            self.refers[id(expr)] = "param"
-            self.depend(where, name)
-            if where.owner in self.params:
-                self.check_param_order(expr, where.owner)
-            return self.param_kinds.get(name, ANY)
-        if what == "definition":
-            self.refers[id(expr)] = "definition"
-            self.depend(where, name)
-            if not where.state and where.owner in self.params:
-                self.error(expr, f"a parameter's default can only use numbers, symbols and other parameters, not `{name}`")
-            return self.definition_kind(name)
-        if what == "function" or name in BUILTINS:
-            self.error(expr, f"`{name}` is a function: call it, as in `{name}(...)`")
-            return ANY
-        candidates = list(self.top) + list(scope.all_names()) + list(BUILTIN_SYMBOLS)
-        self.error(expr, f"unknown name `{name}`{self.suggest(name, candidates)}")
-        return ANY
-
-    def infer_comprehension(self, expr: ast.Comprehension, scope: _Scope, where: _Where) -> Kind:
-        inner = _Scope(scope)
-        for clause in expr.clauses:
-            if isinstance(clause, ast.ForClause):
-                item = self.iterable(clause.iterable, inner, where)
-                inner = _Scope(inner)
-                self.bind_target(clause.target, item, inner)
-            else:
-                self.expect(clause.condition, BOOL, inner, where, "a comprehension's `if` condition")
-        value = self.infer(expr.element, inner, where)
-        if expr.kind == "map":
-            assert expr.key is not None
-            return map_of(self.infer(expr.key, inner, where), value)
-        return list_of(value)
-
-    def infer_unary(self, expr: ast.Unary, scope: _Scope, where: _Where) -> Kind:
-        if expr.op == "not":
-            self.expect(expr.operand, BOOL, scope, where, "the operand of `not`")
-            return BOOL
-        kind = self.expect(expr.operand, NUMBER, scope, where, "the operand of `-`")
-        return kind if kind.name in ("int", "number") else NUMBER
-
-    def infer_binary(self, expr: ast.Binary, scope: _Scope, where: _Where) -> Kind:
-        op = expr.op
-        if op in ("and", "or"):
-            self.expect(expr.left, BOOL, scope, where, f"each side of `{op}`")
-            self.expect(expr.right, BOOL, scope, where, f"each side of `{op}`")
-            return BOOL
-        left = self.infer(expr.left, scope, where)
-        right = self.infer(expr.right, scope, where)
-        names = {left.name, right.name}
-        numeric = {"int", "number"}
-        if op == "+" and left.name == right.name and left.name in ("string", "list", "tuple"):
-            return join(left, right) if left.name != "tuple" else TUPLE
-        if op == "*" and left.name in ("string", "list") and right.name == "int":
-            return left
-        if not is_known(left) or not is_known(right):
-            if names <= numeric | {"any"}:
-                return INT if op in ("//", "%") and "number" not in names else (ANY if op != "/" else NUMBER)
-            return ANY
-        if names <= numeric:
-            if op == "/" or "number" in names:
-                return NUMBER
-            return INT
-        hint = "; `str(x)` turns a value into text" if op == "+" and "string" in names else ""
-        self.error(expr, f"`{op}` cannot combine {describe(left)} and {describe(right)}{hint}")
-        return ANY
-
-    def infer_compare(self, expr: ast.Compare, scope: _Scope, where: _Where) -> Kind:
-        left = self.infer(expr.first, scope, where)
-        for op, right_expr in zip(expr.ops, expr.rest):
-            right = self.infer(right_expr, scope, where)
-            if op in ("==", "!="):
-                if not comparable(left, right):
-                    self.error(expr, f"comparing {describe(left)} with {describe(right)}: `{op}` would always be {'false' if op == '==' else 'true'}")
-            elif op in ("in", "not in"):
-                if is_known(right) and right.name not in ("list", "tuple", "map", "string"):
-                    self.error(right_expr, f"`{op}` needs a list, tuple, map or string on its right, got {describe(right)}")
-            else:
-                ordered = {"int", "number"}
-                both_known = is_known(left) and is_known(right)
-                if both_known and not ({left.name, right.name} <= ordered or left.name == right.name == "string"):
-                    self.error(expr, f"`{op}` compares numbers (or strings), not {describe(left)} and {describe(right)}")
-            left = right
-        return BOOL
-
-    def index_kind(self, target: Kind, index: Kind, index_node: ast.Node, node: ast.Node) -> Kind:
-        name = target.name
-        if name == "grid":
-            if is_known(index) and index.name != "tuple":
-                self.error(index_node, f"a grid is indexed by a cell (row, col), not by {describe(index)}")
-            return target.args[0]
-        if name == "list":
-            self.expect_kind(index_node, index, INT, "a list index")
-            return target.args[0]
-        if name == "tuple":
-            self.expect_kind(index_node, index, INT, "a tuple index")
-            if isinstance(index_node, ast.Number) and target.args:
-                position = index_node.value
-                if isinstance(position, int) and 0 <= position < len(target.args):
-                    return target.args[position]
-                self.error(index_node, f"this tuple has {len(target.args)} items; index {position} is out of range")
-            return element(target)
-        if name == "map":
-            if not fits(index, target.args[0]) and not fits(target.args[0], index):
-                self.error(index_node, f"this map's keys are {describe(target.args[0])}s, not {describe(index)}s".replace("an ", "").replace("a ", "", 1))
-            return target.args[1]
-        if name == "string":
-            self.expect_kind(index_node, index, INT, "a string index")
-            return STRING
-        if name == "any":
-            return ANY
-        self.error(node, f"{describe(target)} cannot be indexed with [...]")
-        return ANY
-
-    def infer_call(self, expr: ast.Call, scope: _Scope, where: _Where) -> Kind:
-        name = expr.function
-        args = tuple(self.infer(arg, scope, where) for arg in expr.args)
-        if name in self.functions:
-            self.refers[id(expr)] = "function"
-            self.depend(where, name)
-            function = self.functions[name]
-            if len(args) != len(function.params):
-                self.error(expr, f"`{name}` takes {_count(len(function.params), 'argument')}, but {len(args)} {'was' if len(args) == 1 else 'were'} given")
-            if not where.state and where.owner in self.params:
-                self.error(expr, f"a parameter's default can only use numbers, symbols and other parameters, not `{name}`")
-            return self.function_kind(name)
-        if name in BUILTINS:
-            self.refers[id(expr)] = "builtin"
-            builtin = BUILTINS[name]
-            if name == "after":
-                self.depend(where, _STATE)
-                if not where.state:
-                    self.error(expr, "`after` reads the state after a move; it cannot be used here, before the game starts")
-            if len(args) < builtin.min_args or (builtin.max_args is not None and len(args) > builtin.max_args):
-                self.error(expr, f"`{name}` takes {_arity(builtin.min_args, builtin.max_args)}, but {len(args)} {'was' if len(args) == 1 else 'were'} given: {builtin.usage}")
-                return ANY
-            for position, (arg, expected) in enumerate(zip(args, builtin.args)):
-                if not fits(arg, expected):
-                    self.error(expr.args[position], f"argument {position + 1} of `{name}` must be {describe(expected)}, got {describe(arg)}: {builtin.usage}")
-            return builtin.result(args)
-        if name in self.top:
-            self.error(expr, f"`{name}` is a {self.top[name][0]}, not a function")
-            return ANY
-        candidates = list(self.functions) + list(BUILTINS)
-        self.error(expr, f"unknown function `{name}`{self.suggest(name, candidates)}")
-        return ANY
+        target = self.bind_target(node.target, move, scope)
+        body = self.resolve_block(node.body, scope, Where(owner="result", state=True, in_result=True), [])
+        self.result = model.Result(node, target, body)
 
     # ---- dependencies: what reads the state, and definitions made of themselves
-    def dependencies(self) -> tuple[frozenset[str], tuple[str, ...]]:
+    def dependencies(self) -> tuple[str, ...]:
+        """Mark each definition and function that reads the state; report definitions made of
+        themselves and initial values that read the state; the constants in an order to compute."""
         names = list(self.definitions) + list(self.functions)
         state_dependent: set[str] = set()
         changed = True
@@ -685,9 +295,13 @@ class _Checker:
             for name in names:
                 if name in state_dependent:
                     continue
-                if any(d == _STATE or d in state_dependent for d in self.deps.get(name, ())):
+                if any(d == STATE or d in state_dependent for d in self.deps.get(name, ())):
                     state_dependent.add(name)
                     changed = True
+        for name, definition in self.definitions.items():
+            definition.reads_state = name in state_dependent
+        for name, function in self.functions.items():
+            function.reads_state = name in state_dependent
         order: list[str] = []
         visiting: list[str] = []
         done: set[str] = set()
@@ -698,8 +312,7 @@ class _Checker:
             if name in visiting:
                 cycle = visiting[visiting.index(name):] + [name]
                 if any(n in self.definitions for n in cycle) and name in self.definitions:
-                    node = self.definitions[name]
-                    self.error(node, f"`{name}` is defined in terms of itself: {' -> '.join(cycle)}")
+                    self.error(self.definitions[name].node, f"`{name}` is defined in terms of itself: {' -> '.join(cycle)}")
                 return
             visiting.append(name)
             for dep in sorted(self.deps.get(name, ())):
@@ -715,18 +328,18 @@ class _Checker:
         for name, item in self.fields.items():
             for dep in self.deps.get(name, ()):
                 if dep in state_dependent:
-                    self.error(item, f"the initial value of `{name}` reads the state (through `{dep}`); use constants and parameters")
-        return frozenset(state_dependent), tuple(order)
+                    self.error(item.node, f"the initial value of `{name}` reads the state (through `{dep}`); use constants and parameters")
+        return tuple(order)
 
     def check_tree(self) -> None:
         if self.tree is not None:
             for node, message in tree_mistakes(self.tree):
                 self.error(node, message)
 
-    def run(self) -> CheckedGame:
+    def run(self) -> model.CheckedGame:
         self.collect()
         self.require()
-        params = self.check_params()
+        self.check_params()
         self.check_fields()
         for name in self.definitions:
             self.definition_kind(name)
@@ -736,16 +349,17 @@ class _Checker:
         self.check_result()
         self.check_tree()
         to_move_proven = self.check_to_move()
-        state_dependent, order = self.dependencies()
+        order = self.dependencies()
         self.check_missing()
+        for node, message in rule_mistakes(self.definitions, self.functions, tuple(self.fields.values())):
+            self.error(node, message)
         if self.errors:
             raise GdlCheckError(self.errors)
-        return CheckedGame(
+        return model.CheckedGame(
             source=self.source, program=self.program, title=self.title or self.source.name,
-            players=self.players, symbols=tuple(self.symbols), params=params,
+            players=self.players, symbols=tuple(self.symbols), params=self.params,
             fields=tuple(self.fields.values()), definitions=self.definitions, functions=self.functions,
-            result=self.result, tree=self.tree, state_dependent=state_dependent,
-            constant_order=order, kinds=self.kinds, refers=self.refers, to_move_proven=to_move_proven,
+            result=self.result, tree=self.tree, constant_order=order, to_move_proven=to_move_proven,
         )
 
 
@@ -760,21 +374,7 @@ def _always_returns(block: ast.Block) -> bool:
     return False
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _arity(low: int, high: int | None) -> str:
-    if high is None:
-        return f"at least {_count(low, 'argument')}"
-    if low == high:
-        return _count(low, "argument")
-    if high == low + 1:
-        return f"{low} or {high} arguments"
-    return f"{low} to {high} arguments"
-
-
-def check(program: ast.Program, source: Source, overrides: Mapping[str, object] | None = None) -> CheckedGame:
+def check(program: ast.Program, source: Source, overrides: Mapping[str, object] | None = None) -> model.CheckedGame:
     """Check a parsed program; raise GdlCheckError listing every mistake, or GdlParamError.
 
     `overrides` set parameters: Python values (`rows=5`) or expressions parsed from the command line.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 class Kind:
     """A kind of value: `name` is one of the names below; `args` are element kinds.
 
-    `list`, `grid`: one arg, the element; `map`: key and value; `tuple`: the items, or no
+    `list`, `grid`, `set`: one arg, the element; `map`: key and value; `tuple`: the items, or no
     args when the length is unknown. `any` is unknown and matches everything.
     """
 
@@ -31,11 +31,14 @@ TUPLE = Kind("tuple")
 LIST = Kind("list", (ANY,))
 GRID = Kind("grid", (ANY,))
 MAP = Kind("map", (ANY, ANY))
+SET = Kind("set", (ANY,))
+CELL = Kind("tuple", (INT, INT))
+"""A cell of a board: (row, col)."""
 
 _ARTICLES = {
     "any": "a value", "int": "an integer", "number": "a number", "bool": "a boolean",
     "string": "a string", "symbol": "a symbol", "player": "a player", "tuple": "a tuple",
-    "list": "a list", "grid": "a grid", "map": "a map",
+    "list": "a list", "grid": "a grid", "map": "a map", "set": "a set",
 }
 
 
@@ -47,6 +50,11 @@ def list_of(element: Kind) -> Kind:
 def grid_of(element: Kind) -> Kind:
     """The kind of a grid whose cells hold `element`."""
     return Kind("grid", (element,))
+
+
+def set_of(element: Kind) -> Kind:
+    """The kind of a set of `element`."""
+    return Kind("set", (element,))
 
 
 def map_of(key: Kind, value: Kind) -> Kind:
@@ -83,7 +91,7 @@ def fits(actual: Kind, expected: Kind) -> bool:
         return len(actual.args) == len(expected.args) and all(
             fits(a, e) for a, e in zip(actual.args, expected.args)
         )
-    if actual.name in ("list", "grid", "map"):
+    if actual.name in ("list", "grid", "map", "set"):
         return all(fits(a, e) for a, e in zip(actual.args, expected.args))
     return True
 
@@ -109,7 +117,7 @@ def join(a: Kind, b: Kind) -> Kind:
 
 def element(kind: Kind) -> Kind:
     """The kind of the items met when iterating over a value of this kind."""
-    if kind.name == "list":
+    if kind.name in ("list", "set"):
         return kind.args[0]
     if kind.name == "map":
         return kind.args[0]

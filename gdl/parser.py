@@ -213,8 +213,8 @@ class _ToAst(Transformer_NonRecursive):
     def return_(self, meta: Any, value: ast.Expr) -> ast.Return:
         return ast.Return(value, **_at(meta))
 
-    def if_(self, meta: Any, condition: ast.Expr, block: ast.Block, *rest: Any) -> ast.If:
-        branches = [(condition, block)]
+    def if_(self, meta: Any, condition: ast.Expr, body: ast.Block | ast.Statement, *rest: Any) -> ast.If:
+        branches = [(condition, _as_block(body))]
         otherwise = None
         for part in rest:
             if part[0] == "elif":
@@ -223,11 +223,11 @@ class _ToAst(Transformer_NonRecursive):
                 otherwise = part[1]
         return ast.If(tuple(branches), otherwise, **_at(meta))
 
-    def elif_part(self, meta: Any, condition: ast.Expr, block: ast.Block) -> tuple[Any, ...]:
-        return ("elif", condition, block)
+    def elif_part(self, meta: Any, condition: ast.Expr, body: ast.Block | ast.Statement) -> tuple[Any, ...]:
+        return ("elif", condition, _as_block(body))
 
-    def else_part(self, meta: Any, block: ast.Block) -> tuple[Any, ...]:
-        return ("else", block)
+    def else_part(self, meta: Any, body: ast.Block | ast.Statement) -> tuple[Any, ...]:
+        return ("else", _as_block(body))
 
     def for_(self, meta: Any, target: ast.Target, iterable: ast.Expr, body: ast.Block) -> ast.For:
         return ast.For(target, iterable, body, **_at(meta))
@@ -272,6 +272,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def index(self, meta: Any, target: ast.Expr, index: ast.Expr) -> ast.Index:
         return ast.Index(target, index, **_at(meta))
+
+    def slice(self, meta: Any, target: ast.Expr, start: ast.Expr | None, stop: ast.Expr | None) -> ast.Slice:
+        return ast.Slice(target, start, stop, **_at(meta))
 
     def subscript(self, meta: Any, *items: ast.Expr) -> ast.Expr:
         if len(items) == 1:
@@ -323,6 +326,12 @@ class _ToAst(Transformer_NonRecursive):
     def map_comprehension(self, meta: Any, item: tuple[ast.Expr, ast.Expr], clauses: Any) -> ast.Comprehension:
         return ast.Comprehension("map", item[1], item[0], clauses, **_at(meta))
 
+    def set_(self, meta: Any, *items: ast.Expr) -> ast.SetExpr:
+        return ast.SetExpr(items, **_at(meta))
+
+    def set_comprehension(self, meta: Any, element: ast.Expr, clauses: Any) -> ast.Comprehension:
+        return ast.Comprehension("set", element, None, clauses, **_at(meta))
+
     def map_item(self, meta: Any, key: ast.Expr, value: ast.Expr) -> tuple[ast.Expr, ast.Expr]:
         return (key, value)
 
@@ -337,6 +346,13 @@ class _ToAst(Transformer_NonRecursive):
                 condition = items.pop(0)
                 clauses.append(ast.IfClause(condition, line=condition.line, column=condition.column))
         return tuple(clauses)
+
+
+def _as_block(body: ast.Block | ast.Statement) -> ast.Block:
+    """A branch written on the line of its `if` is a block of one statement."""
+    if isinstance(body, ast.Block):
+        return body
+    return ast.Block((body,), line=body.line, column=body.column)
 
 
 def parse(text: str, name: str = "<game>") -> ast.Program:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import difflib
 from typing import Collection, Iterator, Mapping
 
-from gdl import ast
-from gdl.kinds import BOOL, LIST, NUMBER, PLAYER, STRING, SYMBOL, Kind, describe, element, fits
+from gdl import ast, model
+from gdl.kinds import BOOL, CELL, LIST, NUMBER, PLAYER, STRING, SYMBOL, Kind, describe, element, fits, list_of, map_of
 
 SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
     "to_move": (SYMBOL, "the player whose turn it is"),
@@ -72,26 +72,24 @@ class Movers:
     """What the checker can tell of the players `to_move` gives, following `A if C else B` to
     each value it can come from."""
 
-    def __init__(self, players: tuple[str, ...], has_outcomes: bool, symbols: Mapping[int, str], kinds: Mapping[int, Kind]) -> None:
+    def __init__(self, players: tuple[str, ...], has_outcomes: bool) -> None:
         self.players = players
         self.has_outcomes = has_outcomes
-        self.symbols = symbols  # the nodes that name a symbol: id(node) -> its name
-        self.kinds = kinds
         self.proven = True  # every value is known to be a player, or `chance` with outcomes
 
-    def mistakes(self, value: ast.Expr) -> Iterator[tuple[ast.Node, str]]:
+    def mistakes(self, value: model.Expr) -> Iterator[tuple[model.Node, str]]:
         """Each value that is a symbol but no player, with what to say about it."""
         pending = [value]
         while pending:
             source = pending.pop()
-            name = self.symbols.get(id(source))
-            if isinstance(source, ast.Conditional):
+            name = source.name if isinstance(source, model.SymbolRef) else None
+            if isinstance(source, model.Conditional):
                 pending += [source.otherwise, source.then]
             elif name == "chance" and not self.has_outcomes:
                 yield source, "`to_move` gives `chance`, but the game has no `outcomes` saying what chance does"
             elif name is not None and name != "chance" and name not in self.players:
                 yield source, f"`to_move` gives `{name}`, which is not a player (the players: {', '.join(self.players)})"
-            elif name is None and self.kinds.get(id(source)) != PLAYER:
+            elif name is None and source.kind != PLAYER:
                 self.proven = False
 
 
@@ -100,4 +98,54 @@ def probability_mistake(outcomes: Kind) -> str | None:
     pair = element(outcomes)
     if pair.name == "tuple" and len(pair.args) == 2 and not fits(pair.args[1], NUMBER):
         return f"each probability in `outcomes` must be a number, got {describe(pair.args[1])}"
+    return None
+
+
+_CELL_MAPS = list_of(map_of(CELL, CELL))
+
+
+def rule_mistakes(
+    definitions: Mapping[str, model.Definition], functions: Mapping[str, model.Function], fields: tuple[model.Field, ...]
+) -> Iterator[tuple[ast.Node, str]]:
+    """What is wrong with the special rules that must not read the state: `move_name` names a
+    move on its own, and `symmetries` are the board's, the same in every state; the symmetries'
+    cell maps must be maps from cell to cell and, where the sizes can be told before the game
+    runs, of the size of every board."""
+    move_name = functions.get("move_name")
+    if move_name is not None and move_name.reads_state:
+        yield move_name.node, "`move_name` must not read the state: it names a move on its own"
+    symmetries = definitions.get("symmetries")
+    if symmetries is None:
+        return
+    node = symmetries.node
+    if symmetries.reads_state:
+        yield node, "`symmetries` must not depend on the state"
+    elif fits(symmetries.kind, LIST) and not fits(symmetries.kind, _CELL_MAPS):
+        yield node, "each symmetry must be a map from cell to cell"
+    else:
+        maps = _board_size(symmetries.value)
+        for item in fields:
+            board = _board_size(item.initial)
+            if maps is not None and board is not None and item.kind.name == "grid" and maps != board:
+                yield node, f"a symmetry must map the {board[0]}x{board[1]} board's cells onto themselves"
+
+
+def _board_size(value: model.Expr) -> tuple[int, int] | None:
+    """The size of the board that `grid(rows, cols, ...)`, `dihedral(n)` or `mirror(rows, cols)`
+    is for, when its arguments are numbers and parameters."""
+    if not isinstance(value, model.BuiltinCall) or value.builtin.name not in ("grid", "dihedral", "mirror"):
+        return None
+    sizes = [_whole_number(arg) for arg in value.args[:2]]
+    if value.builtin.name == "dihedral":
+        sizes = sizes[:1] * 2
+    rows, cols = sizes
+    return (rows, cols) if rows is not None and cols is not None else None
+
+
+def _whole_number(value: model.Expr) -> int | None:
+    """The integer an expression of numbers and parameters gives, if it is that simple."""
+    if isinstance(value, model.ParamRef):
+        return _whole_number(value.param.value)
+    if isinstance(value, model.Constant) and type(value.value) is int:
+        return value.value
     return None

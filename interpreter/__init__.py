@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from gdl.model import CheckedGame
 from interpreter.game import BaseGame, Game, State
+from interpreter.passes import Passes
 from interpreter.tree import TreeGame
-from interpreter.values import Grid, Map, Symbol, symbol, to_text
+from gdl.values import Grid, Map, Set, Symbol, symbol, to_text
 
-__all__ = ["BaseGame", "Game", "Grid", "Map", "State", "Symbol", "TreeGame", "build", "symbol", "to_text"]
+__all__ = ["BaseGame", "Game", "Grid", "Map", "Passes", "Set", "State", "Symbol", "TreeGame", "build", "symbol", "to_text"]
 
 
 def build(checked: CheckedGame) -> BaseGame:

@@ -1,69 +1,32 @@
-"""Translate a checked game into Python source, once, at load time.
+"""Translate a checked game's model into Python source, once, at load time.
 
-Every definition becomes a Python function of the state (a tuple of field values), every
-constant a value computed once. Names from the file are prefixed (`v_`, `d_`, `f_`, `p_`,
-`s_`, `b_`) so that no name in a game file can reach anything but its own rules and the
-built-ins of `interpreter.runtime`. Only values that are exactly `int`, `bool` or `str` are
-written as literals (with `repr`); any other value (a fraction, a subclass from Python) enters
-the code as data, through the constants table, never as text. The compiled code runs with an
-empty `__builtins__`.
+The source comes in two parts. The first computes what does not depend on the state: the
+parameters, the constants, the initial values and the constant parts of the rules (see
+`interpreter.passes`). The second, written once those values are known, is the rules: a
+function of the state (a tuple of field values) for every definition and function that reads
+it, and `result`. Between the two, the passes rewrite the rules' model with what the values
+tell (`interpreter.lowering`: cells as flat positions on boards of known size).
+
+Names from the file are prefixed (`v_`, `d_`, `f_`, `p_`, `s_`, `b_`) so that no name in a game
+file can reach anything but its own rules and the functions of `interpreter.runtime`. Only
+values that are exactly `int`, `bool` or `str` are written as literals (with `repr`); any other
+value (a fraction, a subclass from Python) enters the code as data, through the constants
+table, never as text. The compiled code runs with an empty `__builtins__`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 
-from gdl import ast
+from gdl import ast, model
 from gdl.errors import GdlError
-from gdl.model import CheckedGame
 from gdl.kinds import Kind
-
-
-@dataclass
-class Compiled:
-    """Generated Python source, and the source position each generated line came from.
-
-    `hoisted` names the load-time values (`_h0`, ...) the rules use; each is computed by the
-    zero-argument function `_hoist_h0` after the parameters and constants.
-    """
-
-    source: str
-    positions: dict[int, tuple[int, int]]
-    constants: dict[str, Any] = field(default_factory=dict)
-    hoisted: tuple[str, ...] = ()
-    uses_after: bool = False
-    """Whether the rules call `after`: then `_successor` gives the state after a move, and
-    `result` can reuse the states it made."""
-
-
-class _Writer:
-    """Collects generated lines, remembering which game-file position each one stands for."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.positions: dict[int, tuple[int, int]] = {}
-        self.depth = 0
-
-    def emit(self, text: str, node: ast.Node | None = None) -> None:
-        self.lines.append("    " * self.depth + text)
-        if node is not None:
-            self.positions[len(self.lines)] = (node.line, node.column)
-
-    def indent(self) -> None:
-        self.depth += 1
-
-    def dedent(self) -> None:
-        self.depth -= 1
-
-
-# Built-ins whose value, for constant arguments, is worth computing once at load time.
-_HOISTABLE = frozenset({
-    "cells", "rows", "columns", "diagonals", "windows", "directions", "range", "dihedral",
-    "mirror", "product", "other", "next",
-})
-
+from interpreter.lowered import Hoisted, Loaded, Position
+from interpreter.passes import Passes
+from interpreter.unrolling import Unroller
+from interpreter.writer import Writer
 
 # What the compiler writes into the code from the tree besides literals: names (checked
 # against the grammar's NAME) and operators (checked against the grammar's).
@@ -74,19 +37,20 @@ _OPERATORS: dict[tuple[type, str], frozenset[str | None]] = {
     (ast.Binary, "op"): frozenset({"+", "-", "*", "/", "//", "%", "**", "and", "or"}),
     (ast.Assign, "op"): frozenset({"+", "-", "*", None}),
     (ast.Compare, "ops"): frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"}),
-    (ast.Comprehension, "kind"): frozenset({"list", "map", "generator"}),
+    (ast.Comprehension, "kind"): frozenset({"list", "map", "set", "generator"}),
 }
 
 # Operators whose chains `a + b - c` Python reads from the left as the file does: written
 # without inner brackets, so a long chain does not meet Python's limit on nested brackets.
 _CHAINS = {"+": "sum", "-": "sum", "*": "product", "//": "product", "%": "product", "and": "and", "or": "or"}
 _NUMERIC = frozenset({"int", "number"})
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_]+\])?")
 
 
-def _checked_text(game: CheckedGame) -> None:
+def checked_text(game: model.CheckedGame) -> None:
     """Refuse a tree whose names or operators are not the grammar's (a tree made by hand in
     Python): they are written into the code as text."""
-    roots: list[ast.Node] = [game.program, *game.params.values()]
+    roots: list[ast.Node] = [game.program, *(p.source for p in game.params.values())]
     for node in (n for root in roots for n in ast.walk(root)):
         for name in node.__dataclass_fields__:
             value = getattr(node, name)
@@ -101,20 +65,31 @@ def _checked_text(game: CheckedGame) -> None:
                 raise game.source.error(GdlError, f"{bad[0]!r} is not a name or operator of the language", node.line, node.column)
 
 
-class _Compiler:
-    def __init__(self, game: CheckedGame) -> None:
+@dataclass
+class _Function:
+    """What the rule being written needs above its body."""
+
+    fields: set[int] = field(default_factory=set)          # fields read, by position
+    indexes: set[int] = field(default_factory=set)         # grid fields whose cell table is used
+    hoisted: dict[str, str] = field(default_factory=dict)  # code of a hoisted call -> its name
+    in_result: bool = False
+    assigned: set[str] = field(default_factory=set)        # in result: fields assigned so far
+
+
+class Emitter:
+    """Writes Python for the nodes of a game's model (and those the passes put into it)."""
+
+    def __init__(self, game: model.CheckedGame, passes: Passes) -> None:
         self.game = game
-        self.writer = _Writer()
-        self.field_positions = {f.name: i for i, f in enumerate(game.fields)}
+        self.passes = passes
+        self.writer = Writer()
         self.constants: dict[str, Any] = {}
-        self.hoisted: list[tuple[str, ast.Expr]] = []
-        self.in_result = False
-        self.hoisting = True
-        self.grid_fields: set[str] = set()
-        self.cached: set[str] = set()  # definitions whose last answer is remembered
-        self.hoistable: dict[int, bool] = {}
         self.counter = 0
-        self.afters: list[tuple[str, ast.Expr, tuple[str, ...]]] = []
+        self.function = _Function()
+        self.cached: set[str] = set()          # definitions whose last answer is remembered
+        self.afters: list[tuple[str, model.After]] = []
+        self.field_reads: Callable[[model.Node], frozenset[str]] = lambda node: frozenset()
+        self.unroller = Unroller(self)
 
     # ---- names
     def constant(self, value: Any) -> str:
@@ -124,51 +99,9 @@ class _Compiler:
         return name
 
     def fresh(self, stem: str) -> str:
+        """A name of the generated code no file can use (file names never start with `_`)."""
         self.counter += 1
         return f"_{stem}{self.counter}"
-
-    def uses_state(self, name: str) -> bool:
-        return name in self.game.state_dependent
-
-    # ---- hoisting: constant parts of state-dependent rules are computed once, at load
-    def is_constant(self, node: ast.Expr) -> bool:
-        if isinstance(node, (ast.Number, ast.String, ast.Boolean)):
-            return True
-        if isinstance(node, ast.Name):
-            refers = self.game.refers[id(node)]
-            return refers in ("symbol", "param") or (refers == "definition" and not self.uses_state(node.id))
-        return self.is_hoistable(node)
-
-    def is_hoistable(self, node: ast.Expr) -> bool:
-        # Asked again of each operand of a long chain `a + b + c`: remembered per node.
-        found = self.hoistable.get(id(node))
-        if found is None:
-            found = self.hoistable[id(node)] = self.is_hoistable_now(node)
-        return found
-
-    def is_hoistable_now(self, node: ast.Expr) -> bool:
-        if isinstance(node, ast.Call):
-            return (
-                self.game.refers.get(id(node)) == "builtin"
-                and node.function in _HOISTABLE
-                and all(self.is_constant(arg) for arg in node.args)
-            )
-        if isinstance(node, (ast.TupleExpr, ast.ListExpr)):
-            return all(self.is_constant(i) for i in node.items) and any(self.is_hoistable(i) for i in node.items)
-        if isinstance(node, ast.Binary) and node.op == "+":
-            return self.is_constant(node.left) and self.is_constant(node.right) and (
-                self.is_hoistable(node.left) or self.is_hoistable(node.right)
-            )
-        return False
-
-    # ---- expressions
-    def expr(self, node: ast.Expr) -> str:
-        if self.hoists(node):
-            name = f"_h{len(self.hoisted)}"
-            self.hoisted.append((name, node))
-            return name
-        method = getattr(self, "expr_" + type(node).__name__)
-        return method(node)
 
     def literal(self, value: Any) -> str:
         """A literal value in the code: `repr` for exactly an int, bool or str (whose `repr` is
@@ -177,37 +110,73 @@ class _Compiler:
             return repr(value)
         return self.constant(value)
 
-    def expr_Number(self, node: ast.Number | ast.String | ast.Boolean) -> str:
+    # ---- expressions
+    def expr(self, node: model.Expr) -> str:
+        """The Python expression for `node`."""
+        method: Callable[[Any], str] = getattr(self, "expr_" + type(node).__name__)
+        return method(node)
+
+    def expr_Constant(self, node: model.Constant) -> str:
         return self.literal(node.value)
 
-    expr_String = expr_Number
-    expr_Boolean = expr_Number
+    def expr_SymbolRef(self, node: model.SymbolRef) -> str:
+        return "s_" + node.name
 
-    def expr_Name(self, node: ast.Name) -> str:
-        refers = self.game.refers[id(node)]
-        name = node.id
-        if refers == "local":
-            return "v_" + name
-        if refers == "symbol":
-            return "s_" + name
-        if refers == "param":
-            return "p_" + name
-        if refers == "field":
-            if self.in_result:
-                return "v_" + name
-            if name in self.grid_fields:
-                return f"_g{self.field_positions[name]}"
-            return f"S[{self.field_positions[name]}]"
-        if refers == "definition":
-            if not self.uses_state(name):
-                return "d_" + name
-            if self.in_result and name in self.cached:
-                # A state made inside result is seen once: keep the remembered answer for S.
-                return f"_uncached_{name}({self.state_now()})"
-            return f"d_{name}({self.state_now()})"
-        raise AssertionError(refers)
+    def expr_ParamRef(self, node: model.ParamRef) -> str:
+        return "p_" + node.param.name
 
-    def expr_TupleExpr(self, node: ast.TupleExpr | ast.ListExpr) -> str:
+    def expr_LocalRef(self, node: model.LocalRef) -> str:
+        return "v_" + node.local.name
+
+    def expr_Loaded(self, node: Loaded) -> str:
+        return node.name
+
+    def expr_Hoisted(self, node: Hoisted) -> str:
+        code = self.expr(node.value)
+        return self.function.hoisted.setdefault(code, self.fresh("h"))
+
+    def expr_FieldRef(self, node: model.FieldRef) -> str:
+        item = node.field
+        if self.function.in_result:
+            return "v_" + item.name
+        self.function.fields.add(item.position)
+        return f"_s{item.position}"
+
+    def expr_DefinitionRef(self, node: model.DefinitionRef) -> str:
+        name = node.definition.name
+        if not node.definition.reads_state:
+            return "d_" + name
+        state = self.state_for(node.definition.value)
+        if state != "S" and name in self.cached:
+            return f"_uncached_{name}({state})"  # a state made inside result is seen once
+        return f"d_{name}({state})"
+
+    def expr_FunctionCall(self, node: model.FunctionCall) -> str:
+        args = [self.expr(arg) for arg in node.args]
+        if node.function.reads_state:
+            args.insert(0, self.state_for(node.function.body))
+        return f"f_{node.function.name}({', '.join(args)})"
+
+    def expr_BuiltinCall(self, node: model.BuiltinCall) -> str:
+        return f"b_{node.builtin.name}({', '.join(self.expr(arg) for arg in node.args)})"
+
+    def expr_After(self, node: model.After) -> str:
+        name = self.fresh("after")
+        self.afters.append((name, node))
+        args = "".join(f", v_{local.name}" for local in ordered(node.body.locals_used))
+        return f"{name}(_successor({self.state_for(None)}, {self.expr(node.move)}){args})"
+
+    def state_for(self, rule: model.Node | None) -> str:
+        """The state a rule reads (`rule` is its body, None for all fields): inside `result`,
+        the fields as assigned so far, made into a state only when the rule reads a field
+        already assigned."""
+        if not self.function.in_result:
+            return "S"
+        if self.passes.result_helpers and rule is not None and not (self.field_reads(rule) & self.function.assigned):
+            return "S"
+        return "_new_state(State, (" + "".join(f"v_{f.name}, " for f in self.game.fields) + "))"
+
+    def expr_TupleExpr(self, node: model.TupleExpr | model.ListExpr) -> str:
         items = [self.expr(item) for item in node.items]
         if len(items) == 1:
             return f"({items[0]},)"
@@ -215,184 +184,151 @@ class _Compiler:
 
     expr_ListExpr = expr_TupleExpr
 
-    def expr_MapExpr(self, node: ast.MapExpr) -> str:
+    def expr_SetExpr(self, node: model.SetExpr) -> str:
+        return f"_Set({self.expr_TupleExpr(model.TupleExpr(node.items, kind=node.kind, line=node.line, column=node.column))})"
+
+    def expr_MapExpr(self, node: model.MapExpr) -> str:
         items = ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in node.items)
         return "_Map({" + items + "})"
 
-    def clauses(self, node: ast.Comprehension) -> str:
+    def target(self, target: model.Pattern) -> str:
+        """A pattern as a Python assignment target."""
+        if isinstance(target, model.NamePattern):
+            return "v_" + target.local.name
+        return "(" + ", ".join(self.target(t) for t in target.items) + ",)"
+
+    def clauses(self, node: model.Comprehension) -> str:
         parts = []
         for clause in node.clauses:
-            if isinstance(clause, ast.ForClause):
+            if isinstance(clause, model.ForClause):
                 parts.append(f"for {self.target(clause.target)} in {self.expr(clause.iterable)}")
             else:
                 parts.append(f"if {self.expr(clause.condition)}")
         return " ".join(parts)
 
-    def expr_Comprehension(self, node: ast.Comprehension) -> str:
+    def expr_Comprehension(self, node: model.Comprehension) -> str:
         element = self.expr(node.element)
-        if node.kind == "map":
+        if node.form == "map":
             assert node.key is not None
             return f"_Map({{{self.expr(node.key)}: {element} {self.clauses(node)}}})"
-        if node.kind == "generator":
+        if node.form == "generator":
             return f"({element} {self.clauses(node)})"
+        if node.form == "set":
+            return f"_Set([{element} {self.clauses(node)}])"
         return f"_tuple([{element} {self.clauses(node)}])"
 
-    def expr_Unary(self, node: ast.Unary) -> str:
+    def expr_Unary(self, node: model.Unary) -> str:
         operand = self.expr(node.operand)
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
-    def expr_Binary(self, node: ast.Binary) -> str:
-        if node.op in ("/", "**"):
-            helper = "_divide" if node.op == "/" else "_power"
-            return f"{helper}({self.expr(node.left)}, {self.expr(node.right)})"
-        if node.op == "+" and self.may_grow(node):
+    def expr_Binary(self, node: model.Binary) -> str:
+        if node.op == "/":
+            integers = self.passes.integer_division and node.left.kind.name == node.right.kind.name == "int"
+            return f"{'_divide_integers' if integers else '_divide'}({self.expr(node.left)}, {self.expr(node.right)})"
+        if node.op == "**":
+            return f"_power({self.expr(node.left)}, {self.expr(node.right)})"
+        if node.op == "+" and may_grow(node):
             # Strings, lists and tuples joined by a chain of `+`: one call that bounds the size.
-            parts = self.left_chain(node, lambda n: n.op == "+" and self.may_grow(n))
+            parts = self.left_chain(node, lambda n: n.op == "+" and may_grow(n))
             return "_concat(" + ", ".join(parts) + ")"
-        if node.op == "*" and self.may_grow(node):
+        if node.op == "*" and may_grow(node):
             return f"_repeat({self.expr(node.left)}, {self.expr(node.right)})"
         group = _CHAINS[node.op]
-        parts = self.left_chain(node, lambda n: _CHAINS.get(n.op) == group and not self.may_grow(n))
+        parts = self.left_chain(node, lambda n: _CHAINS.get(n.op) == group and not may_grow(n))
         return "(" + "".join(parts) + ")"
 
-    def may_grow(self, node: ast.Binary) -> bool:
-        """Whether `+` or `*` may build a string or list (bounded by `_concat`, `_repeat`), as
-        far as the checker knows the kinds: not `+` with a number on either side (a number
-        joins nothing), nor `*` of two numbers."""
-        return may_grow(node.op, self.game.kind_of(node.left), self.game.kind_of(node.right))
-
-    def left_chain(self, node: ast.Binary, joins: Any) -> list[str]:
+    def left_chain(self, node: model.Binary, joins: Callable[[model.Binary], bool]) -> list[str]:
         """The operands of the chain `a + b + c` that ends at `node`, as code: the binary nodes
         down the left side for which `joins` holds are one chain (without recursion). For
         `_concat` the parts are the operands; otherwise operators and operands in turn."""
         spine = [node]
-        while isinstance(spine[-1].left, ast.Binary) and joins(spine[-1].left) and not self.hoists(spine[-1].left):
+        while isinstance(spine[-1].left, model.Binary) and joins(spine[-1].left):
             spine.append(spine[-1].left)
-        concat = node.op == "+" and self.may_grow(node)
+        concat = node.op == "+" and may_grow(node)
         parts = [self.expr(spine[-1].left)]
         for link in reversed(spine):
             parts.append(self.expr(link.right) if concat else f" {link.op} {self.expr(link.right)}")
         return parts
 
-    def hoists(self, node: ast.Expr) -> bool:
-        """Whether `expr(node)` names a value computed once at load."""
-        return self.hoisting and self.is_hoistable(node)
-
-    def expr_Compare(self, node: ast.Compare) -> str:
+    def expr_Compare(self, node: model.Compare) -> str:
         if (
-            len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty_list(node.rest[0])
-            and self.game.kind_of(node.first).name in ("list", "tuple")
+            len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty(node.rest[0])
+            and node.first.kind.name in ("list", "tuple")
         ):
             return f"({'not ' if node.ops[0] == '==' else ''}{self.expr(node.first)})"
         parts = [self.expr(node.first)]
-        left_kind = self.game.kind_of(node.first)
+        left_kind = node.first.kind
         for op, right in zip(node.ops, node.rest):
-            right_kind = self.game.kind_of(right)
-            if op in ("==", "!=") and _symbolic(left_kind) and _symbolic(right_kind):
+            if op in ("==", "!=") and _symbolic(left_kind) and _symbolic(right.kind):
                 op = "is" if op == "==" else "is not"  # symbols are interned
             parts.append(op)
             parts.append(self.expr(right))
-            left_kind = right_kind
+            left_kind = right.kind
         return "(" + " ".join(parts) + ")"
 
-    def expr_Conditional(self, node: ast.Conditional) -> str:
+    def expr_Conditional(self, node: model.Conditional) -> str:
         # `a if c else b if d else e`: Python reads an `else` chain as the file does, so the
         # chain is written without inner brackets (and without recursion).
         parts = []
-        current: ast.Expr = node
-        while isinstance(current, ast.Conditional):
+        current: model.Expr = node
+        while isinstance(current, model.Conditional):
             parts.append(f"{self.expr(current.then)} if {self.expr(current.condition)} else ")
             current = current.otherwise
         return "(" + "".join(parts) + self.expr(current) + ")"
 
-    def expr_Index(self, node: ast.Index) -> str:
-        target_kind = self.game.kind_of(node.target).name
+    def expr_Index(self, node: model.Index) -> str:
         target = self.expr(node.target)
+        if isinstance(node.index, Position):
+            return f"{target}[{self.expr(node.index.position)}]"
         index = self.expr(node.index)
-        if target_kind == "grid":
-            if target.startswith("_g") and target[2:].isdigit():
-                return f"{target}[_i{target[2:]}[{index}]]"
-            if _is_simple(target):
+        kind = node.target.kind.name
+        if kind == "grid":
+            if isinstance(node.target, model.FieldRef) and not self.function.in_result:
+                self.function.indexes.add(node.target.field.position)
+                return f"{target}[_i{node.target.field.position}[{index}]]"
+            if _SIMPLE.fullmatch(target):
                 return f"{target}[{target}.index[{index}]]"
             return f"_index({target}, {index})"
-        if target_kind in ("list", "tuple", "map", "string"):
+        if kind in ("list", "tuple", "map", "string"):
             return f"{target}[{index}]"
         return f"_index({target}, {index})"
 
-    def expr_Call(self, node: ast.Call) -> str:
-        if self.game.refers[id(node)] == "builtin" and node.function == "after":
-            return self.after(node)
-        args = [self.expr(arg) for arg in node.args]
-        if self.game.refers[id(node)] == "function":
-            if self.uses_state(node.function):
-                args.insert(0, self.state_now())
-            return f"f_{node.function}({', '.join(args)})"
-        return f"b_{node.function}({', '.join(args)})"
-
-    def after(self, node: ast.Call) -> str:
-        """`after(move, x)`: x becomes a function of its own, of the state after the move and of
-        the local names it uses, written out once the rule being compiled is done."""
-        move, body = node.args
-        name = self.fresh("after")
-        bound = {t.id for n in ast.walk(body) if isinstance(n, ast.Comprehension)
-                 for clause in n.clauses if isinstance(clause, ast.ForClause)
-                 for t in ast.walk(clause.target) if isinstance(t, ast.NameTarget)}
-        free = tuple(dict.fromkeys(
-            n.id for n in ast.walk(body)
-            if isinstance(n, ast.Name) and self.game.refers[id(n)] == "local" and n.id not in bound
-        ))
-        self.afters.append((name, body, free))
-        args = "".join(f", v_{local}" for local in free)
-        return f"{name}(_successor({self.state_now()}, {self.expr(move)}){args})"
-
-    def compile_afters(self) -> None:
-        """The functions of the states after moves that `after` calls (which may call more)."""
-        while self.afters:
-            name, body, free = self.afters.pop(0)
-            self.writer.emit(f"def {name}(S{''.join(', v_' + local for local in free)}):")
-            self.writer.indent()
-            self.in_result, self.hoisting = False, True
-            self.state_prologue(body)
-            self.emit_return(body)
-            self.writer.dedent()
-
-    def state_now(self) -> str:
-        """The state a rule reads: inside `result`, the fields as assigned so far."""
-        if not self.in_result:
-            return "S"
-        return "_new_state(State, (" + "".join(f"v_{f.name}, " for f in self.game.fields) + "))"
-
-    def target(self, target: ast.Target) -> str:
-        if isinstance(target, ast.NameTarget):
-            return "v_" + target.id
-        return "(" + ", ".join(self.target(t) for t in target.items) + ",)"
+    def expr_Slice(self, node: model.Slice) -> str:
+        bounds = ["" if b is None else self.expr(b) for b in (node.start, node.stop)]
+        return f"{self.expr(node.target)}[{bounds[0]}:{bounds[1]}]"
 
     # ---- statements
-    def block(self, block: ast.Block) -> None:
+    def block(self, block: model.Block) -> None:
+        """The block's statements."""
         for statement in block.statements:
             self.statement(statement)
 
-    def statement(self, node: ast.Statement) -> None:
+    def nested(self, block: model.Block) -> None:
+        """The block, one level deeper."""
+        self.writer.indent()
+        self.block(block)
+        self.writer.dedent()
+
+    def statement(self, node: model.Statement) -> None:
+        """One statement."""
         w = self.writer
-        if isinstance(node, ast.Let):
+        if isinstance(node, model.Let):
             w.emit(f"{self.target(node.target)} = {self.expr(node.value)}", node)
-        elif isinstance(node, ast.Assign):
+        elif isinstance(node, model.Assign):
             w.emit(self.assignment(node), node)
-        elif isinstance(node, ast.Return):
+            if isinstance(node.place.root, model.Field):
+                self.function.assigned.add(node.place.root.name)
+        elif isinstance(node, model.Return):
             self.emit_return(node.value)
-        elif isinstance(node, ast.If):
-            for number, (condition, body) in enumerate(node.branches):
-                keyword = "if" if number == 0 else "elif"
-                w.emit(f"{keyword} {self.expr(condition)}:", condition)
-                self.nested(body)
-            if node.otherwise is not None:
-                w.emit("else:")
-                self.nested(node.otherwise)
-        elif isinstance(node, ast.For):
+        elif isinstance(node, model.If):
+            self.statement_if(node)
+        elif isinstance(node, model.For):
+            self.mark_assigned(node.body)  # a later round sees what the rounds before assigned
             w.emit(f"for {self.target(node.target)} in {self.expr(node.iterable)}:", node)
             self.nested(node.body)
-        elif isinstance(node, ast.While):
+        else:
             counter = self.fresh("loop")
+            self.mark_assigned(node.body)
             w.emit(f"{counter} = 0")
             w.emit(f"while {self.expr(node.condition)}:", node)
             w.indent()
@@ -401,152 +337,71 @@ class _Compiler:
             w.dedent()
             self.nested(node.body)
 
-    # ---- quantifiers in return position become loops that return early
-    def generator_call(self, node: ast.Expr, functions: tuple[str, ...]) -> tuple[str, ast.Comprehension] | None:
-        """(the built-in, its generator) when node calls one of `functions` on a generator."""
-        if (
-            isinstance(node, ast.Call)
-            and node.function in functions
-            and self.game.refers.get(id(node)) == "builtin"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Comprehension)
-            and node.args[0].kind == "generator"
-        ):
-            return node.function, node.args[0]
-        return None
+    def statement_if(self, node: model.If) -> None:
+        for number, (condition, body) in enumerate(node.branches):
+            keyword = "if" if number == 0 else "elif"
+            self.writer.emit(f"{keyword} {self.expr(condition)}:", condition)
+            self.nested(body)
+        if node.otherwise is not None:
+            self.writer.emit("else:")
+            self.nested(node.otherwise)
 
-    def quantifier(self, node: ast.Expr) -> tuple[str, ast.Comprehension] | None:
-        """(`any` or `all`, its generator) when node is such a call."""
-        return self.generator_call(node, ("any", "all"))
+    def mark_assigned(self, body: model.Block) -> None:
+        """In result: count the fields a loop's body assigns as assigned from its start on."""
+        for node in model.walk(body):
+            if isinstance(node, model.Place) and isinstance(node.root, model.Field):
+                self.function.assigned.add(node.root.name)
 
-    def has_quantifier(self, node: ast.Expr) -> bool:
-        if self.quantifier(node) is not None:
-            return True
-        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
-            return self.has_quantifier(node.left) or self.has_quantifier(node.right)
-        if isinstance(node, ast.Unary) and node.op == "not":
-            return self.has_quantifier(node.operand)
-        return False
-
-    def emit_return(self, node: ast.Expr) -> None:
-        """`return EXPR`; a boolean made of any/all, and, or, not is unrolled into loops, which
-        return as soon as the answer is known, without making generators."""
-        if self.has_quantifier(node):
-            self.emit_when(node, True, "return True")
-            self.writer.emit("return False", node)
-        elif self.tally(node) is not None:
-            self.emit_tally(node)
-        else:
+    def emit_return(self, node: model.Expr) -> None:
+        """`return EXPR`, unrolled into loops where that saves making generators."""
+        if not (self.passes.unroll and self.unroller.emit_return(node)):
             self.writer.emit(f"return {self.expr(node)}", node)
 
-    # ---- count(...) and sum(...) in return position become counting loops
-    def tally(self, node: ast.Expr) -> ast.Comprehension | None:
-        """The generator of `count(g)` or `sum(g)`, when node is such a call."""
-        found = self.generator_call(node, ("count", "sum"))
-        return None if found is None else found[1]
-
-    def emit_tally(self, node: ast.Expr) -> None:
-        """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
-        generator = self.tally(node)
-        assert isinstance(node, ast.Call) and generator is not None
-        total = self.fresh("total")
-        self.writer.emit(f"{total} = 0", node)
-        step = "1" if node.function == "count" else None
-        self.emit_clauses(list(generator.clauses), generator, total, step)
-        self.writer.emit(f"return {total}", node)
-
-    def emit_clauses(self, clauses: list[ast.ForClause | ast.IfClause], generator: ast.Comprehension, total: str, step: str | None) -> None:
-        w = self.writer
-        if not clauses:
-            w.emit(f"{total} += {step if step is not None else self.expr(generator.element)}", generator.element)
-            return
-        clause, rest = clauses[0], clauses[1:]
-        if isinstance(clause, ast.ForClause):
-            w.emit(f"for {self.target(clause.target)} in {self.expr(clause.iterable)}:", clause)
-        else:
-            found = self.quantifier(clause.condition)
-            single = found is not None and len(found[1].clauses) == 1 and found[0] == "all"
-            if not single:
-                w.emit(f"if {self.expr(clause.condition)}:", clause)
-            else:
-                # all(...) holds when its loop ends without a break: the rest goes in `else`.
-                assert found is not None
-                inner = found[1]
-                loop = inner.clauses[0]
-                assert isinstance(loop, ast.ForClause)
-                w.emit(f"for {self.target(loop.target)} in {self.expr(loop.iterable)}:", loop)
-                w.indent()
-                w.emit(f"if not {self.expr(inner.element)}: break", inner.element)
-                w.dedent()
-                w.emit("else:")
-        w.indent()
-        self.emit_clauses(rest, generator, total, step)
-        w.dedent()
-
-    def open_loops(self, generator: ast.Comprehension) -> int:
-        """Emit the generator's for/if clauses as nested statements; return how many levels."""
-        for clause in generator.clauses:
-            if isinstance(clause, ast.ForClause):
-                self.writer.emit(f"for {self.target(clause.target)} in {self.expr(clause.iterable)}:", clause)
-            else:
-                self.writer.emit(f"if {self.expr(clause.condition)}:", clause)
-            self.writer.indent()
-        return len(generator.clauses)
-
-    def emit_when(self, node: ast.Expr, want: bool, action: str) -> None:
-        """Emit statements that run `action` (a return) exactly when bool(node) == want."""
-        w = self.writer
-        found = self.quantifier(node)
-        if isinstance(node, ast.Unary) and node.op == "not":
-            self.emit_when(node.operand, not want, action)
-        elif isinstance(node, ast.Binary) and node.op == ("or" if want else "and"):
-            self.emit_when(node.left, want, action)
-            self.emit_when(node.right, want, action)
-        elif found is not None and (found[0] == "any") == want:
-            # any(...) is true / all(...) is false as soon as one item says so.
-            levels = self.open_loops(found[1])
-            self.emit_when(found[1].element, want, action)
-            for _ in range(levels):
-                w.dedent()
-        elif found is not None and sum(isinstance(c, ast.ForClause) for c in found[1].clauses) == 1:
-            # all(...) is true / any(...) is false when the loop ends without a break.
-            levels = self.open_loops(found[1])
-            test = self.expr(found[1].element)
-            w.emit(f"if {'not ' if found[0] == 'all' else ''}{test}: break", found[1].element)
-            for _ in range(levels):
-                w.dedent()
-            w.emit("else:")
-            w.indent()
-            w.emit(action)
-            w.dedent()
-        else:
-            test = self.expr(node)
-            w.emit(f"if {test}: {action}" if want else f"if not {test}: {action}", node)
-
-    def nested(self, block: ast.Block) -> None:
-        self.writer.indent()
-        self.block(block)
-        self.writer.dedent()
-
-    def assignment(self, node: ast.Assign) -> str:
+    def assignment(self, node: model.Assign) -> str:
         place = node.place
-        name = "v_" + place.name
+        name = "v_" + place.root.name
         value = self.expr(node.value)
-        grows = node.op is not None and may_grow(node.op, self.game.kind_of(place), self.game.kind_of(node.value))
+        grows = node.op is not None and may_grow_kinds(node.op, place.kind, node.value.kind)
         if not place.indexes:
             if node.op is not None:
                 return f"{name} = {self.combine(name, node.op, value, grows)}"
             return f"{name} = {value}"
-        # Rebuild from the innermost cell outwards: containers are immutable.
+        # Rebuild from the innermost item outwards: containers are immutable.
         holders = [name]
-        indexes = [self.expr(i) for i in place.indexes]
-        for index in indexes[:-1]:
-            holders.append(f"_index({holders[-1]}, {index})")
+        indexes = [self.index_code(i) for i in place.indexes]
+        for index, kind in zip(indexes[:-1], place.kinds[:-2]):
+            holders.append(self.item(holders[-1], index, kind))
         if node.op is not None:
-            value = self.combine(f"_index({holders[-1]}, {indexes[-1]})", node.op, value, grows)
-        for holder, index in zip(reversed(holders), reversed(indexes)):
-            value = f"_put({holder}, {index}, {value})"
+            value = self.combine(self.item(holders[-1], indexes[-1], place.kinds[-2]), node.op, value, grows)
+        for holder, index, kind in zip(reversed(holders), reversed(indexes), reversed(place.kinds[:-1])):
+            value = self.put(holder, index, value, kind)
         return f"{name} = {value}"
+
+    def index_code(self, index: model.Expr) -> str:
+        """An index of a place: a flat position is marked `#` for `item` and `put`."""
+        return "#" + self.expr(index.position) if isinstance(index, Position) else self.expr(index)
+
+    def item(self, holder: str, index: str, kind: Kind) -> str:
+        """`holder[index]` for a container of this kind."""
+        if index.startswith("#"):
+            return f"{holder}[{index[1:]}]"
+        if not self.passes.typed_updates:
+            return f"_index({holder}, {index})"
+        if kind.name == "grid":
+            return f"_index({holder}, {index})"
+        if kind.name in ("list", "tuple", "map"):
+            return f"{holder}[{index}]"
+        return f"_index({holder}, {index})"
+
+    def put(self, holder: str, index: str, value: str, kind: Kind) -> str:
+        """A copy of `holder` with the item at `index` set to `value`."""
+        if index.startswith("#"):
+            return f"_put_position({holder}, {index[1:]}, {value})"
+        if self.passes.typed_updates:
+            helper = {"grid": "_put_cell", "list": "_put_item", "tuple": "_put_item", "map": "_put_key"}.get(kind.name)
+            if helper is not None:
+                return f"{helper}({holder}, {index}, {value})"
+        return f"_put({holder}, {index}, {value})"
 
     @staticmethod
     def combine(current: str, op: str, value: str, grows: bool) -> str:
@@ -556,125 +411,28 @@ class _Compiler:
             return f"{'_concat' if op == '+' else '_repeat'}({current}, {value})"
         return f"({current} {op} {value})"
 
-    # ---- declarations
-    def state_prologue(self, body: ast.Node) -> None:
-        """Bind each grid field the body reads, and its cell index, to locals once per call."""
-        self.grid_fields = set()
-        for node in ast.walk(body):
-            if isinstance(node, ast.Name) and self.game.refers.get(id(node)) == "field":
-                if self.game.kind_of(node).name == "grid":
-                    self.grid_fields.add(node.id)
-        for name in sorted(self.grid_fields):
-            position = self.field_positions[name]
-            self.writer.emit(f"_g{position} = S[{position}]; _i{position} = _g{position}.index")
 
-    def compile(self) -> Compiled:
-        w = self.writer
-        game = self.game
-        _checked_text(game)
-        referenced = {n.id for n in ast.walk(game.program) if isinstance(n, ast.Name) and game.refers.get(id(n)) == "definition"}
-        self.cached = referenced
-        for name, definition in game.definitions.items():
-            if not self.uses_state(name):
-                continue
-            if name in referenced:
-                # Rules that read a definition (terminal reading moves) often ask about the
-                # state just asked about: remember the last answer.
-                w.emit(f"_last_{name} = (None, None)")
-                w.emit(f"def d_{name}(S):")
-                w.indent()
-                w.emit(f"global _last_{name}")
-                w.emit(f"if _last_{name}[0] is S: return _last_{name}[1]")
-                w.emit(f"_last_{name} = (S, _uncached_{name}(S))")
-                w.emit(f"return _last_{name}[1]")
-                w.dedent()
-                # `_uncached_` (no `d_`): no name from the file can become it.
-                w.emit(f"def _uncached_{name}(S):")
-            else:
-                w.emit(f"def d_{name}(S):")
-            w.indent()
-            self.state_prologue(definition.value)
-            self.emit_return(definition.value)
-            w.dedent()
-        for name, function in game.functions.items():
-            params = ["v_" + p for p in function.params]
-            if self.uses_state(name):
-                params.insert(0, "S")
-            w.emit(f"def f_{name}({', '.join(params)}):", function)
-            w.indent()
-            # A function that does not read the state may be called while the constants are
-            # computed, before any hoisted value exists: only state-reading ones hoist.
-            self.hoisting = self.uses_state(name)
-            if self.uses_state(name):
-                self.state_prologue(function.body)
-            if isinstance(function.body, ast.Block):
-                self.block(function.body)
-            else:
-                self.emit_return(function.body)
-            w.dedent()
-        self.hoisting = True
-        self.grid_fields = set()
-        if game.result is not None:
-            self.compile_result(game.result)
-        uses_after = bool(self.afters)
-        self.compile_afters()
-        for name, expr in game.params.items():
-            self.expression_function(f"_param_{name}", expr)
-        for name in game.constant_order:
-            self.expression_function(f"_constant_{name}", game.definitions[name].value)
-        for item in game.fields:
-            self.expression_function(f"_initial_{item.name}", item.initial)
-        hoisted = list(self.hoisted)
-        for name, node in hoisted:
-            self.expression_function(f"_hoist{name}", node)
-        return Compiled("\n".join(w.lines) + "\n", w.positions, self.constants, tuple(n for n, _ in hoisted), uses_after)
-
-    def compile_result(self, result: ast.Result) -> None:
-        w = self.writer
-        fields = ", ".join("v_" + f.name for f in self.game.fields)
-        w.emit("def result(S, _move):", result)
-        w.indent()
-        w.emit(f"{fields}, = S")
-        w.emit(f"{self.target(result.target)} = _move", result.target)
-        self.in_result = True
-        self.block(result.body)
-        self.in_result = False
-        w.emit(f"return _new_state(State, ({fields},))")
-        w.dedent()
-
-    def expression_function(self, name: str, node: ast.Expr) -> None:
-        """`def NAME(): return EXPR` for a constant, computed at load in dependency order."""
-        w = self.writer
-        w.emit(f"def {name}():")
-        w.indent()
-        self.hoisting = False
-        method = getattr(self, "expr_" + type(node).__name__)
-        w.emit(f"return {method(node)}", node)
-        self.hoisting = True
-        w.dedent()
+def may_grow(node: model.Binary) -> bool:
+    """Whether `+` or `*` may build a string or list (bounded by `_concat`, `_repeat`), as far
+    as the kinds are known: not `+` with a number on either side, nor `*` of two numbers."""
+    return may_grow_kinds(node.op, node.left.kind, node.right.kind)
 
 
-def may_grow(op: str, left: Kind, right: Kind) -> bool:
+def may_grow_kinds(op: str, left: Kind, right: Kind) -> bool:
     """Whether `left op right` may build a string, list or tuple, for operands of these kinds."""
     if op == "+":
         return left.name not in _NUMERIC and right.name not in _NUMERIC
     return op == "*" and not (left.name in _NUMERIC and right.name in _NUMERIC)
 
 
-def _is_empty_list(node: ast.Expr) -> bool:
-    return isinstance(node, (ast.ListExpr, ast.TupleExpr)) and not node.items
+def _is_empty(node: model.Expr) -> bool:
+    return isinstance(node, (model.ListExpr, model.TupleExpr)) and not node.items
 
 
 def _symbolic(kind: Kind) -> bool:
     return kind.name in ("symbol", "player")
 
 
-def _is_simple(code: str) -> bool:
-    return code.replace("_", "a").replace("[", "").replace("]", "").isalnum()
-
-
-def compile_game(game: CheckedGame) -> Compiled:
-    """Python source for the game: a function for every state-dependent definition, every
-    function and the result block, and a zero-argument function for each parameter, constant
-    and initial field value, which the interpreter calls once, in dependency order."""
-    return _Compiler(game).compile()
+def ordered(locals_: frozenset[model.Local]) -> Iterator[model.Local]:
+    """Locals in the order they were bound in the file (a stable order for parameters)."""
+    return iter(sorted(locals_, key=lambda local: (local.line, local.column, local.name)))

@@ -5,16 +5,22 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from types import CodeType
-from typing import Any, Callable
-from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
+from typing import TYPE_CHECKING, Any, Callable
 
-from gdl.model import CheckedGame
-from gdl.kinds import INT, Kind
+from gdl import _hot
 from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
+from gdl.kinds import CELL
 from gdl.limits import room_for_nesting
+from gdl.model import CheckedGame
+from gdl.values import CHANCE, Grid, Map, RuleError, state_class, symbol, to_text
 from interpreter import runtime
-from interpreter.compiler import compile_game
-from interpreter.values import CHANCE, Grid, Map, RuleError, symbol, state_class, to_text
+from interpreter.passes import Passes
+from interpreter.program import Program
+
+if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
+    from typeguard import typeguard_ignore
+else:  # at run time typeguard is not needed: this stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 State = tuple
 """A state: an immutable, hashable tuple of field values (with a property per field)."""
@@ -86,32 +92,34 @@ def _normal(text: str) -> str:
 class Game(BaseGame):
     """A game compiled from a file; implements the game protocol for the searchers."""
 
-    def __init__(self, checked: CheckedGame) -> None:
+    def __init__(self, checked: CheckedGame, passes: Passes = Passes()) -> None:
         self.checked = checked
         self.title = checked.title
         self.source = checked.source
         self.players = tuple(symbol(p) for p in checked.players)
         self._filename = f"<gdl {next(_serial)} {checked.source.name}>"
-        with room_for_nesting():
-            compiled = compile_game(checked)
-            self._positions = compiled.positions
-            self.generated_source = compiled.source
-            code = self._python_code(compiled.source)
+        self.State = state_class("State", [f.name for f in checked.fields])
         names = runtime.namespace(self.players)
         names.update({"s_" + s: symbol(s) for s in checked.symbols})
-        names.update(compiled.constants)
-        self.State = state_class("State", [f.name for f in checked.fields])
-        names["State"] = self.State
-        names["_new_state"] = tuple.__new__
+        names.update({"State": self.State, "_new_state": tuple.__new__})
         self._names = names
-        exec(code, names)
+        self._positions: dict[int, tuple[int, int]] = {}
+        with room_for_nesting():
+            program = Program(checked, passes)
+            self._exec(program, program.load_source())
         self.params = {name: self._load_value(f"_param_{name}", "p_" + name) for name in checked.params}
         for name in checked.constant_order:
             self._load_value(f"_constant_{name}", "d_" + name)
-        for name in compiled.hoisted:
-            self._load_value(f"_hoist{name}", name)
-        initial = [self._load_value(f"_initial_{f.name}", None) for f in checked.fields]
+        initial = tuple(self._load_value(f"_initial_{f.name}", None) for f in checked.fields)
+        for name in program.loaded_names():
+            try:
+                names[name] = names[f"_load{name}"]()
+            except Exception:  # the rule computes it where it is used, and fails there if it must
+                pass
         self._initial = tuple.__new__(self.State, initial)
+        with room_for_nesting():
+            self._exec(program, program.rules_source(names, initial))
+        self.generated_source = program.writer.text()
         self._to_move = self._definition("to_move")
         if not checked.to_move_proven:
             self._to_move = self._players_only(self._to_move)
@@ -124,7 +132,7 @@ class Game(BaseGame):
         self._repetition = self._definition("repetition")
         self._move_name = names.get("f_move_name")
         self._result = names["result"]
-        if compiled.uses_after:
+        if program.uses_after:
             successors = runtime.Successors(self._result)
             names["_successor"] = successors.successor
             self._result = successors.result
@@ -132,11 +140,16 @@ class Game(BaseGame):
         self.has_chance = self._outcomes is not None
         self._symmetries = self._load_symmetries()
         self.has_symmetries = bool(self._symmetries)
-        if "move_name" in checked.state_dependent:
-            node = checked.functions["move_name"]
-            raise checked.source.error(GdlError, "`move_name` must not read the state: it names a move on its own", node.line, node.column)
 
     # ---- loading
+    def _exec(self, program: Program, source: str) -> None:
+        """Run one part of the program's source, with the values it brings (data, not text)."""
+        self._positions = program.writer.line_positions()
+        code = self._python_code(source)
+        self._names.update(program.emitter.constants)
+        self._names.update(program.extra)
+        exec(code, self._names)
+
     def _load_value(self, function: str, store_as: str | None) -> Any:
         try:
             value = self._names[function]()
@@ -183,24 +196,24 @@ class Game(BaseGame):
     def _definition(self, name: str) -> Callable[[State], Any] | None:
         if name not in self.checked.definitions:
             return None
-        if name in self.checked.state_dependent:
+        if self.checked.definitions[name].reads_state:
             return self._names["d_" + name]
         value = self._names["d_" + name]
         return lambda state: value
 
     def _load_symmetries(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]] | None:
-        """Each symmetry as the cell permutation of every grid field: (field position, order)."""
+        """Each symmetry as the cell permutation of every grid field: (field position, order).
+        (The checker has made sure they do not read the state, and of their kind and size what
+        can be known before the game loads.)"""
         if "symmetries" not in self.checked.definitions:
             return None
-        definition = self.checked.definitions["symmetries"]
-        if "symmetries" in self.checked.state_dependent:
-            raise self.checked.source.error(GdlError, "`symmetries` must not depend on the state", definition.line, definition.column)
+        definition = self.checked.definitions["symmetries"].node
         maps = self._names["d_symmetries"]
         grids = [(i, v) for i, v in enumerate(self._initial) if isinstance(v, Grid)]
         # Fields that hold a cell (row, col), such as the last move, turn with the boards.
         self._cell_fields = tuple(
             i for i, f in enumerate(self.checked.fields)
-            if self.checked.kind_of(f.initial) == Kind("tuple", (INT, INT))
+            if f.kind == CELL
         )
         self._cell_maps = tuple(dict(m) for m in maps if isinstance(m, Map))
         symmetries = []
@@ -232,7 +245,7 @@ class Game(BaseGame):
         if line_number is not None:
             line, column = self._positions[line_number]
         elif rule is not None and rule in self.checked.definitions:
-            node = self.checked.definitions[rule]
+            node = self.checked.definitions[rule].node
             line, column = node.line, node.column
         else:
             line, column = 1, 1
@@ -254,7 +267,7 @@ class Game(BaseGame):
         )
 
     def _rule_failure(self, message: str, rule: str, state: State) -> GdlError:
-        node = self.checked.definitions[rule]
+        node = self.checked.definitions[rule].node
         return GdlRuntimeError(
             message, file=self.source.name, line=node.line, column=node.column,
             source_line=self.source.line(node.line), state_text=self._describe(state),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gdl.builtins import BUILTINS
+from gdl.builtins import BUILTINS, TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "docs" / "tutorial.md"
@@ -65,6 +65,20 @@ def test_the_reference_quotes_the_grammar_file_as_it_is() -> None:
 def test_the_reference_lists_every_built_in_function() -> None:
     reference = LANGUAGE.read_text()
     missing = [name for name in BUILTINS if f"`{name}(" not in reference]
+    assert missing == []
+
+
+def test_the_reference_table_of_built_in_functions_is_the_table_of_the_language() -> None:
+    reference = LANGUAGE.read_text()
+    header = "## Built-in functions\n\n| function | value |\n|---|---|\n"
+    rows = reference[reference.index(header) + len(header):].split("\n\n")[0]
+    assert rows.splitlines() == [builtin.reference_row for builtin in TABLE]
+
+
+def test_the_reference_lists_what_each_built_in_counts_against_the_item_limit() -> None:
+    reference = LANGUAGE.read_text()
+    limits = reference[reference.index("## Limits"):reference.index("## Safety")]
+    missing = [b.name for b in TABLE if b.counts and b.counts not in limits]
     assert missing == []
 
 

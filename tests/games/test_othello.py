@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import gdl
-from interpreter.values import EMPTY, symbol
+from gdl.values import EMPTY, symbol
 from searchers import alphabeta, minimax
 from searchers.perft import perft
 

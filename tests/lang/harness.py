@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import gdl
-from interpreter import Grid, Map, Symbol
+from interpreter import Grid, Map, Set, Symbol
 
 HEADER = 'game "Harness"\nplayers A, B\n'
 
@@ -98,6 +98,8 @@ def same(actual: Any, expected: Any) -> bool:
             isinstance(actual, tuple) and not isinstance(actual, Grid) and len(actual) == len(expected)
             and all(same(a, e) for a, e in zip(actual, expected))
         )
+    if isinstance(expected, Set):  # the same items in the same order
+        return isinstance(actual, Set) and len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
         return isinstance(actual, Map) and len(actual) == len(expected) and all(
             same(ak, ek) and same(av, ev) for (ak, av), (ek, ev) in zip(actual.items(), expected.items())

@@ -13,7 +13,7 @@ import pytest
 
 import gdl
 from gdl.builtins import BUILTINS
-from interpreter import Symbol, symbol
+from interpreter import Set, Symbol, symbol
 from searchers.perft import perft
 from tests.lang.harness import G, after, game_text, same, value, values
 
@@ -323,6 +323,7 @@ BUILTIN_CASES = [
     ("show(put(grid(2, 2, empty), (0, 0), A))", "A .\n. ."),
     ('show(put(grid(2, 2, empty), (0, 0), A), {A: "x", empty: "_"})', "x _\n_ _"),
     ("show(put(grid(1, 2, 5), (0, 1), 10))", " 5 10"),
+    ("set([3, 1, 3])", Set([3, 1])),
 ]
 
 EXPRESSIONS = LITERALS + ARITHMETIC + COMPARISONS + LOGIC + COLLECTIONS + INDEXING + COMPREHENSIONS + BUILTIN_CASES

@@ -12,11 +12,13 @@ from typing import Any, Callable
 import pytest
 
 import gdl
-import interpreter.runtime as runtime
+import gdl.library as library
+import gdl.limits as limits
 from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
 from gdl.limits import MAX_ITEMS, MAX_NESTING
-from interpreter.runtime import BUILTIN_FUNCTIONS
-from interpreter.values import EMPTY, Map, make_grid
+from gdl.builtins import BUILTINS
+from gdl.values import RuleError
+from gdl.values import EMPTY, Map, make_grid
 from tests.lang.harness import game_text, value
 
 # ---- what each built-in makes, counted independently of the runtime ----------------------------
@@ -41,23 +43,23 @@ SMALL = 60  # the item limit the counting is tried against, so that brute force 
 SIZES = range(0, 12)
 
 COUNTS: list[tuple[str, Callable[..., Any], list[tuple[Any, ...]], Callable[[Any], int]]] = [
-    ("range", BUILTIN_FUNCTIONS["range"], [(n,) for n in range(0, 80, 7)], len),
-    ("cells", BUILTIN_FUNCTIONS["cells"], [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], len),
-    ("rows", BUILTIN_FUNCTIONS["rows"], [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], cells_made),
-    ("columns", BUILTIN_FUNCTIONS["columns"], [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], cells_made),
-    ("diagonals", BUILTIN_FUNCTIONS["diagonals"], [(n,) for n in range(0, 40, 3)], cells_made),
-    ("windows", BUILTIN_FUNCTIONS["windows"], [(r, c, k) for r in range(0, 9) for c in range(0, 9) for k in range(1, 6)], cells_made),
-    ("dihedral", BUILTIN_FUNCTIONS["dihedral"], [(n,) for n in range(0, 6)], entries_made),
-    ("mirror", BUILTIN_FUNCTIONS["mirror"], [(r, c) for r in SIZES for c in SIZES], entries_made),
-    ("grid", BUILTIN_FUNCTIONS["grid"], [(r, c, 0) for r in range(1, 12) for c in range(1, 12)], len),
-    ("product", BUILTIN_FUNCTIONS["product"], [(tuple(range(k)), n) for k in range(0, 5) for n in range(0, 7)], product_made),
-    ("pad", BUILTIN_FUNCTIONS["pad"], [("x", w) for w in range(0, 90, 9)], len),
-    ("join", BUILTIN_FUNCTIONS["join"], [("-" * s, tuple(range(n))) for s in range(0, 5) for n in range(0, 30, 4)], len),
-    ("str", BUILTIN_FUNCTIONS["str"], [(tuple(range(n)),) for n in range(0, 30, 3)] + [(("ab",) * n,) for n in range(8, 14)] + [(Map({i: "x" * i for i in range(n)}),) for n in range(0, 12)] + [(Map(),), ("x" * 60,), ("x" * 61,)], len),
-    ("show", BUILTIN_FUNCTIONS["show"], [(make_grid(r, c, tuple(range(r * c))),) for r in range(1, 7) for c in range(1, 7)] + [(make_grid(2, 2, (EMPTY,) * 4), Map({EMPTY: "-" * w})) for w in range(10, 20)] + [(make_grid(1, c, (1,) * c),) for c in (30, 31)], len),
-    ("flatten", BUILTIN_FUNCTIONS["flatten"], [((tuple(range(a)),) * b,) for a in range(0, 15, 2) for b in range(0, 15, 3)], len),
-    ("repeat", runtime._repeat, [("ab", n) for n in range(0, 50, 5)] + [(n, (1, 2, 3)) for n in range(0, 30, 4)] + [(6, 7)], lambda v: len(v) if isinstance(v, (str, tuple)) else 0),
-    ("concat", runtime._concat, [("a" * a, "b" * b) for a in range(0, 60, 11) for b in range(0, 60, 13)] + [((1,) * 40, (2,) * 30)], len),
+    ("range", BUILTINS["range"].implementation, [(n,) for n in range(0, 80, 7)], len),
+    ("cells", BUILTINS["cells"].implementation, [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], len),
+    ("rows", BUILTINS["rows"].implementation, [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], cells_made),
+    ("columns", BUILTINS["columns"].implementation, [(r, c) for r in SIZES for c in SIZES] + [(n,) for n in SIZES], cells_made),
+    ("diagonals", BUILTINS["diagonals"].implementation, [(n,) for n in range(0, 40, 3)], cells_made),
+    ("windows", BUILTINS["windows"].implementation, [(r, c, k) for r in range(0, 9) for c in range(0, 9) for k in range(1, 6)], cells_made),
+    ("dihedral", BUILTINS["dihedral"].implementation, [(n,) for n in range(0, 6)], entries_made),
+    ("mirror", BUILTINS["mirror"].implementation, [(r, c) for r in SIZES for c in SIZES], entries_made),
+    ("grid", BUILTINS["grid"].implementation, [(r, c, 0) for r in range(1, 12) for c in range(1, 12)], len),
+    ("product", BUILTINS["product"].implementation, [(tuple(range(k)), n) for k in range(0, 5) for n in range(0, 7)], product_made),
+    ("pad", BUILTINS["pad"].implementation, [("x", w) for w in range(0, 90, 9)], len),
+    ("join", BUILTINS["join"].implementation, [("-" * s, tuple(range(n))) for s in range(0, 5) for n in range(0, 30, 4)], len),
+    ("str", BUILTINS["str"].implementation, [(tuple(range(n)),) for n in range(0, 30, 3)] + [(("ab",) * n,) for n in range(8, 14)] + [(Map({i: "x" * i for i in range(n)}),) for n in range(0, 12)] + [(Map(),), ("x" * 60,), ("x" * 61,)], len),
+    ("show", BUILTINS["show"].implementation, [(make_grid(r, c, tuple(range(r * c))),) for r in range(1, 7) for c in range(1, 7)] + [(make_grid(2, 2, (EMPTY,) * 4), Map({EMPTY: "-" * w})) for w in range(10, 20)] + [(make_grid(1, c, (1,) * c),) for c in (30, 31)], len),
+    ("flatten", BUILTINS["flatten"].implementation, [((tuple(range(a)),) * b,) for a in range(0, 15, 2) for b in range(0, 15, 3)], len),
+    ("repeat", library.repeat, [("ab", n) for n in range(0, 50, 5)] + [(n, (1, 2, 3)) for n in range(0, 30, 4)] + [(6, 7)], lambda v: len(v) if isinstance(v, (str, tuple)) else 0),
+    ("concat", library.concat, [("a" * a, "b" * b) for a in range(0, 60, 11) for b in range(0, 60, 13)] + [((1,) * 40, (2,) * 30)], len),
 ]
 
 
@@ -68,14 +70,14 @@ def test_a_built_in_makes_a_value_exactly_when_what_it_makes_fits_the_limit(
     # Each value is made without the limit, its items counted by hand; with a limit of SMALL
     # items the built-in must make exactly those that fit, and refuse the others.
     expected = [(args, function(*args)) for args in arguments]
-    monkeypatch.setattr(runtime, "MAX_ITEMS", SMALL)
+    monkeypatch.setattr(limits, "MAX_ITEMS", SMALL)
     fitting = 0
     for args, whole in expected:
         if made(whole) <= SMALL:
             assert function(*args) == whole
             fitting += 1
         else:
-            with pytest.raises(runtime.RuleError, match=f"more than the {SMALL}( characters)? one value may have"):
+            with pytest.raises(RuleError, match=f"more than the {SMALL}( characters)? one value may have"):
                 function(*args)
     assert 0 < fitting < len(expected)  # both sides of the limit were tried
 

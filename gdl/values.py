@@ -1,4 +1,4 @@
-"""The values a running game works with: symbols, grids, maps and states, all immutable."""
+"""The values a running game works with: symbols, grids, maps, sets and states, all immutable."""
 
 from __future__ import annotations
 
@@ -6,10 +6,14 @@ import decimal
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Iterable
-from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from gdl import _hot
 
+if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
+    from typeguard import typeguard_ignore
+else:  # at run time typeguard is not needed: this stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 class RuleError(Exception):
     """A rule of the game failed while running; the game adds where and in which state."""
@@ -86,9 +90,16 @@ class Grid(tuple):  # type: ignore[type-arg]
 
     @typeguard_ignore
     def with_cell(self, cell: Any, value: Any) -> Grid:
-        """A copy with one cell changed."""
+        """A copy with one cell (row, col) changed."""
         cells = list(self)
         cells[self.index[cell]] = value
+        return tuple.__new__(type(self), cells)
+
+    @typeguard_ignore
+    def with_position(self, position: int, value: Any) -> Grid:
+        """A copy with the cell at a flat position (row * cols + col) changed."""
+        cells = list(self)
+        cells[position] = value
         return tuple.__new__(type(self), cells)
 
     def row_texts(self, legend: dict[Any, str] | None = None, budget: TextBudget | None = None) -> list[str]:
@@ -142,6 +153,43 @@ class Map(dict):  # type: ignore[type-arg]
         return copy
 
 
+class Set(frozenset):  # type: ignore[type-arg]
+    """An immutable set: membership in constant time, and its items in the order they were
+    first given (so that a loop over a set goes the same way in every run)."""
+
+    __slots__ = ("_order",)
+    _order: tuple[Any, ...]
+
+    def __new__(cls, items: Iterable[Any] = ()) -> Set:
+        order = tuple(dict.fromkeys(items))
+        made = frozenset.__new__(cls, order)
+        made._order = order
+        return made
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._order)
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]:
+        return (Set, (self._order,))
+
+    @typeguard_ignore
+    def __add__(self, other: Any) -> Set:
+        """The union, this set's items first."""
+        if not isinstance(other, frozenset):
+            return NotImplemented
+        return Set(self._order + tuple(other))
+
+    @typeguard_ignore
+    def __sub__(self, other: Any) -> Set:
+        """The items that are not in `other`, in this set's order."""
+        if not isinstance(other, frozenset):
+            return NotImplemented
+        return Set(item for item in self._order if item not in other)
+
+    def __repr__(self) -> str:
+        return to_text(self)
+
+
 EMPTY = symbol("empty")
 CHANCE = symbol("chance")
 
@@ -189,6 +237,12 @@ def _text(value: Any, budget: TextBudget | None) -> str:
             budget.spend(3 if len(value) == 1 else 2 * max(len(value), 1))
         inner = ", ".join(_text(v, budget) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, Set):
+        if not value:
+            return _spend(budget, "set()")
+        if budget is not None:  # the braces and commas
+            budget.spend(2 * len(value))
+        return "{" + ", ".join(_text(v, budget) for v in value) + "}"
     if isinstance(value, Map):
         if budget is not None:  # the braces, colons and commas
             budget.spend(4 * len(value) if value else 2)

@@ -1,0 +1,189 @@
+"""`any`, `all`, `count` and `sum` of a generator, in the value a rule returns, written as loops.
+
+A generator is a Python frame resumed for every item; a loop is not. `return any(...)` becomes a
+loop that returns as soon as the answer is known, and so does a condition made of them with
+`and`, `or` and `not`, in either polarity; `return count(...)` and `return sum(...)` become
+loops that add up.
+
+A decision is written with two continuations, what to do when the condition holds and when it
+does not. Each continuation is an exit (a `return`, `break` or `continue` valid where it is
+written), so that nothing falls through from one branch into the next.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from gdl import model
+from gdl.kinds import BOOL
+
+if TYPE_CHECKING:
+    from interpreter.compiler import Emitter
+
+Exit = Callable[[], None]
+"""Writes statements that leave: `return`, or `break` / `continue` of the loop they are in."""
+
+_MAX_LINES = 200  # a decision written longer than this (and/or repeat continuations) is not unrolled
+_MAX_DEPTH = 12   # nor one nested deeper: Python allows 20 nested blocks in a function
+
+
+class Unroller:
+    """Writes the quantifiers and tallies of returned values as loops, for an `Emitter`."""
+
+    def __init__(self, emitter: Emitter) -> None:
+        self.emitter = emitter
+
+    def emit_return(self, node: model.Expr) -> bool:
+        """Write `return node` as loops, if it is worth it and small enough; whether it was."""
+        if node.kind == BOOL and self.has_quantifier(node):
+            write: Exit = lambda: self.decide(node, self.exit("return True"), self.exit("return False"))
+        elif self.tally(node) is not None:
+            write = lambda: self.emit_tally(node)
+        else:
+            return False
+        return self.attempt(write, node)
+
+    def attempt(self, write: Exit, node: model.Expr) -> bool:
+        """Write with `write` into a writer of its own; keep it if it is small and shallow."""
+        emitter = self.emitter
+        outer = emitter.writer
+        scratch = type(outer)(outer.depth)
+        emitter.writer = scratch
+        try:
+            write()
+        finally:
+            emitter.writer = outer
+        if len(scratch.lines) > _MAX_LINES or scratch.deepest - outer.depth > _MAX_DEPTH:
+            return False
+        outer.extend(scratch)
+        return True
+
+    def exit(self, text: str) -> Exit:
+        """The exit that writes `text`."""
+        return lambda: self.emitter.writer.emit(text)
+
+    # ---- recognising the calls
+    @staticmethod
+    def generator_call(node: model.Expr, names: tuple[str, ...]) -> tuple[str, model.Comprehension] | None:
+        """(the built-in, its generator) when node calls one of `names` on one generator."""
+        if (
+            isinstance(node, model.BuiltinCall) and node.builtin.name in names and len(node.args) == 1
+            and isinstance(node.args[0], model.Comprehension) and node.args[0].form == "generator"
+        ):
+            return node.builtin.name, node.args[0]
+        return None
+
+    def quantifier(self, node: model.Expr) -> tuple[str, model.Comprehension] | None:
+        """(`any` or `all`, its generator) when node is such a call."""
+        return self.generator_call(node, ("any", "all"))
+
+    def tally(self, node: model.Expr) -> tuple[str, model.Comprehension] | None:
+        """(`count` or `sum`, its generator) when node is such a call."""
+        return self.generator_call(node, ("count", "sum"))
+
+    def has_quantifier(self, node: model.Expr) -> bool:
+        """Whether node is a quantifier, or made of some with `and`, `or`, `not`."""
+        if self.quantifier(node) is not None:
+            return True
+        if isinstance(node, model.Binary) and node.op in ("and", "or"):
+            return self.has_quantifier(node.left) or self.has_quantifier(node.right)
+        if isinstance(node, model.Unary) and node.op == "not":
+            return self.has_quantifier(node.operand)
+        return False
+
+    # ---- decisions
+    def decide(self, node: model.Expr, holds: Exit, fails: Exit) -> None:
+        """Write code that takes `holds` when the boolean `node` is true, else `fails`."""
+        found = self.quantifier(node)
+        if isinstance(node, model.Unary) and node.op == "not":
+            self.decide(node.operand, fails, holds)
+        elif isinstance(node, model.Binary) and node.op == "and":
+            self.decide(node.left, lambda: self.decide(node.right, holds, fails), fails)
+        elif isinstance(node, model.Binary) and node.op == "or":
+            self.decide(node.left, holds, lambda: self.decide(node.right, holds, fails))
+        elif found is not None:
+            name, generator = found
+            # any: an item that holds ends the search (broken), none ends it (exhausted);
+            # all: an item that fails ends it.
+            element = generator.element
+            if name == "any":
+                self.search(generator, lambda found_, next_: self.decide(element, found_, next_), fails, holds)
+            else:
+                self.search(generator, lambda found_, next_: self.decide(element, next_, found_), holds, fails)
+        else:
+            self.emitter.writer.emit(f"if {self.emitter.expr(node)}:", node)
+            self.emitter.writer.indent()
+            holds()
+            self.emitter.writer.dedent()
+            fails()
+
+    def search(self, generator: model.Comprehension, test: Callable[[Exit, Exit], None], exhausted: Exit, broken: Exit) -> None:
+        """Loop over the generator's items; `test(stop, go_on)` writes each item's test. The
+        search ends with `exhausted` when no item stopped it, else with `broken`."""
+        w = self.emitter.writer
+        loops = 0
+
+        def clauses(position: int) -> None:
+            nonlocal loops
+            if position == len(generator.clauses):
+                test(self.exit("break"), self.exit("continue"))
+                return
+            clause = generator.clauses[position]
+            if isinstance(clause, model.IfClause):
+                self.decide(clause.condition, lambda: clauses(position + 1), self.exit("continue"))
+                return
+            w.emit(f"for {self.emitter.target(clause.target)} in {self.emitter.expr(clause.iterable)}:", clause)
+            w.indent()
+            inner = loops
+            loops += 1
+            clauses(position + 1)
+            w.dedent()
+            if inner > 0:  # an inner loop broken breaks the one around it too
+                w.emit("else:")
+                w.indent()
+                w.emit("continue")
+                w.dedent()
+                w.emit("break")
+
+        self.loop_body_then(clauses, exhausted, broken)
+
+    def loop_body_then(self, clauses: Callable[[int], None], exhausted: Exit, broken: Exit) -> None:
+        """The loops of a search, then its two ends: `else:` of the outermost loop, and after it."""
+        w = self.emitter.writer
+        clauses(0)
+        w.emit("else:")
+        w.indent()
+        exhausted()
+        w.dedent()
+        broken()
+
+    # ---- tallies
+    def emit_tally(self, node: model.Expr) -> None:
+        """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
+        found = self.tally(node)
+        assert found is not None
+        name, generator = found
+        w = self.emitter.writer
+        total = self.emitter.fresh("total")
+        w.emit(f"{total} = 0", node)
+
+        def clauses(position: int) -> None:
+            if position == len(generator.clauses):
+                step = "1" if name == "count" else self.emitter.expr(generator.element)
+                w.emit(f"{total} += {step}", generator.element)
+                w.emit("continue")
+                return
+            clause = generator.clauses[position]
+            if isinstance(clause, model.IfClause):
+                self.decide(clause.condition, lambda: clauses(position + 1), self.exit("continue"))
+                return
+            w.emit(f"for {self.emitter.target(clause.target)} in {self.emitter.expr(clause.iterable)}:", clause)
+            w.indent()
+            clauses(position + 1)
+            w.dedent()
+
+        if not generator.clauses or isinstance(generator.clauses[0], model.IfClause):
+            w.emit(f"return {self.emitter.expr(node)}", node)  # not a loop: nothing to unroll
+            return
+        clauses(0)
+        w.emit(f"return {total}", node)
