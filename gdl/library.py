@@ -402,37 +402,30 @@ def inside(board: Any, cell: Any) -> bool:
     return isinstance(cell, tuple) and cell in board.index
 
 
+class _Following(dict):  # type: ignore[type-arg]
+    """Each player's follower in turn order; asking for one that is no player is a rule error."""
+
+    def __missing__(self, player: Any) -> Symbol:
+        raise RuleError(f"{to_text(player)} is not a player")
+
+
+def _following(players: tuple[Symbol, ...]) -> _Following:
+    return _Following({p: players[(i + 1) % len(players)] for i, p in enumerate(players)})
+
+
 def other_player(players: tuple[Symbol, ...]) -> Callable[[Any], Symbol]:
-    """`other(p)` for a game with these players."""
-    following = _following(players)
+    """`other(p)` for a game with these players: a look-up in a table (a rule error for a
+    game of more or fewer than two players)."""
+    if len(players) == 2:
+        return _following(players).__getitem__
 
     @typeguard_ignore
     def other(player: Any) -> Symbol:
-        if len(players) != 2:
-            raise RuleError("other() is for two-player games; use next()")
-        return _player_after(following, player)
+        raise RuleError("other() is for two-player games; use next()")
 
     return other
 
 
 def next_player(players: tuple[Symbol, ...]) -> Callable[[Any], Symbol]:
-    """`next(p)` for a game with these players."""
-    following = _following(players)
-
-    @typeguard_ignore
-    def after_player(player: Any) -> Symbol:
-        return _player_after(following, player)
-
-    return after_player
-
-
-def _following(players: tuple[Symbol, ...]) -> dict[Symbol, Symbol]:
-    return {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}
-
-
-@typeguard_ignore
-def _player_after(following: dict[Symbol, Symbol], player: Any) -> Symbol:
-    try:
-        return following[player]
-    except KeyError:
-        raise RuleError(f"{to_text(player)} is not a player") from None
+    """`next(p)` for a game with these players: a look-up in a table."""
+    return _following(players).__getitem__

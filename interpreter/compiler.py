@@ -86,9 +86,10 @@ class Emitter:
         self.constants: dict[str, Any] = {}
         self.counter = 0
         self.function = _Function()
-        self.cached: set[str] = set()          # definitions whose last answer is remembered
         self.afters: list[tuple[str, model.After]] = []
         self.field_reads: Callable[[model.Node], frozenset[str]] = lambda node: frozenset()
+        self.boards: dict[model.Field, tuple[str, str]] = {}
+        """The grid fields whose size never changes: the names of their class and cell table."""
         self.unroller = Unroller(self)
 
     # ---- names
@@ -146,10 +147,7 @@ class Emitter:
         name = node.definition.name
         if not node.definition.reads_state:
             return "d_" + name
-        state = self.state_for(node.definition.value)
-        if state != "S" and name in self.cached:
-            return f"_uncached_{name}({state})"  # a state made inside result is seen once
-        return f"d_{name}({state})"
+        return f"d_{name}({self.state_for(node.definition.value)})"
 
     def expr_FunctionCall(self, node: model.FunctionCall) -> str:
         args = [self.expr(arg) for arg in node.args]
@@ -283,6 +281,8 @@ class Emitter:
         index = self.expr(node.index)
         kind = node.target.kind.name
         if kind == "grid":
+            if isinstance(node.target, model.FieldRef) and node.target.field in self.boards:
+                return f"{target}[{self.boards[node.target.field][1]}[{index}]]"
             if isinstance(node.target, model.FieldRef) and not self.function.in_result:
                 self.function.indexes.add(node.target.field.position)
                 return f"{target}[_i{node.target.field.position}[{index}]]"
@@ -366,6 +366,14 @@ class Emitter:
             if node.op is not None:
                 return f"{name} = {self.combine(name, node.op, value, grows)}"
             return f"{name} = {value}"
+        board = self.boards.get(place.root) if isinstance(place.root, model.Field) and self.passes.typed_updates else None
+        if board is not None and len(place.indexes) == 1:
+            # A board whose size never changes: its class and cell table are known.
+            index = place.indexes[0]
+            at = self.expr(index.position) if isinstance(index, Position) else f"{board[1]}[{self.expr(index)}]"
+            if node.op is not None:
+                value = self.combine(f"{name}[{at}]", node.op, value, grows)
+            return f"_cells = [*{name}]; _cells[{at}] = {value}; {name} = _new_state({board[0]}, _cells)"
         # Rebuild from the innermost item outwards: containers are immutable.
         holders = [name]
         indexes = [self.index_code(i) for i in place.indexes]

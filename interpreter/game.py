@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from fractions import Fraction
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Callable
@@ -117,6 +118,7 @@ class Game(BaseGame):
             except Exception:  # the rule computes it where it is used, and fails there if it must
                 pass
         self._initial = tuple.__new__(self.State, initial)
+        names["_failed"] = self._failed
         with room_for_nesting():
             self._exec(program, program.rules_source(names, initial))
         self.generated_source = program.writer.text()
@@ -136,6 +138,13 @@ class Game(BaseGame):
             successors = runtime.Successors(self._result)
             names["_successor"] = successors.successor
             self._result = successors.result
+        # The rules the game calls directly report their own failures (`Program.guards`):
+        # handed out as they are, they save a call at every node of a search.
+        direct = {"result": self._result, "is_terminal": names.get("d_terminal"),
+                  "to_move": names.get("d_to_move") if checked.to_move_proven else None}
+        for method, function in direct.items():
+            if function is not None and (method == "result" or "d_" + ("terminal" if method == "is_terminal" else method) in program.guards):
+                setattr(self, method, function)
         self.has_evaluation = self._evaluation is not None
         self.has_chance = self._outcomes is not None
         self._symmetries = self._load_symmetries()
@@ -233,6 +242,14 @@ class Game(BaseGame):
         return symmetries
 
     # ---- errors
+    def _failed(self, state: State, rule: str) -> None:
+        """In an `except:` of a compiled rule: its failure raised as the game's error (an
+        interruption, or an exit, raised again as it is)."""
+        runtime.go_on()
+        error = sys.exc_info()[1]
+        assert error is not None
+        raise self._rule_error(error, state, rule or None) from None
+
     def _rule_error(self, error: BaseException, state: State | None, rule: str | None = None) -> GdlError:
         if isinstance(error, GdlError):
             return error

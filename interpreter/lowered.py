@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from gdl import model
 from gdl.kinds import INT
@@ -23,6 +23,10 @@ class Loaded(model.Expr):
 
     name: str
     value: model.Expr
+
+    def children(self) -> Iterator[model.Node]:
+        """None: what it was computed from is no longer part of the rule."""
+        return iter(())
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +65,8 @@ def rewrite(node: _Node, change: Rewrite) -> _Node:
     replaced = change(node)
     if replaced is not None:
         return replaced  # type: ignore[return-value]
+    if isinstance(node, Loaded):
+        return node
     updates: dict[str, Any] = {}
     for item in dataclasses.fields(node):
         value = getattr(node, item.name)

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from gdl import model
-from gdl.kinds import INT
+from gdl.kinds import BOOL, INT
 from interpreter.lowered import Loaded, Position, rewrite
 
 Size = tuple[int, int]
+_MAX_WIDTH = 8  # the longest line whose `all`/`any` is written out cell by cell
 ValueOf = Callable[[model.Expr], tuple[bool, Any]]
 """The value of an expression known at load: (True, value), or (False, None)."""
 Store = Callable[[Any, model.Expr], Loaded]
@@ -49,6 +50,8 @@ class Lowering:
         self.lines: dict[model.Local, Size] = {}
         self.paired: dict[model.Local, tuple[Size, model.Local]] = {}
         self.iterables: dict[model.Local, model.Expr] = {}  # each lowered loop's new iterable
+        self.widths: dict[model.Local, int] = {}  # lines loops whose lines all have this length
+        self.cell_tables: dict[Size, Loaded] = {}  # each board size's cells, by position
 
     def __call__(self, body: model.Node) -> model.Node:
         """`body` with its cells lowered."""
@@ -132,9 +135,14 @@ class Lowering:
                 self.flat[loop.local] = size
                 self.iterables[loop.local] = self.lowered(loop, lambda items: _positions(items, size))
             elif isinstance(loop.iterable, (Loaded, model.DefinitionRef, model.ParamRef)):
+                # The loop goes over positions; the cell, where it is used otherwise, is read
+                # from a table of the cells by position.
                 partner = model.Local("__" + loop.local.name, INT, loop.local.line, loop.local.column)
                 self.paired[loop.local] = (size, partner)
-                self.iterables[loop.local] = self.lowered(loop, lambda items: tuple(zip(items, _positions(items, size) or ())))
+                self.iterables[loop.local] = self.lowered(loop, lambda items: _positions(items, size))
+                if size not in self.cell_tables:
+                    table = tuple((p // size[1], p % size[1]) for p in range(size[0] * size[1]))
+                    self.cell_tables[size] = self.store(table, loop.iterable)
         elif not sizes and not others and inner and not isinstance(loop.iterable, model.LocalRef):
             self.lines_loop(loop, inner)
 
@@ -155,6 +163,9 @@ class Lowering:
         if any(p is None for lines in lowered_lines for p in lines):
             return
         self.lines[loop.local] = size
+        lengths = {len(line) for lines in lowered_lines for line in lines}
+        if len(lengths) == 1 and 0 < min(lengths) <= _MAX_WIDTH:
+            self.widths[loop.local] = lengths.pop()
         for local in inner:
             self.flat[local] = size
         self.iterables[loop.local] = self.lowered(loop, lambda items: tuple(_positions(line, size) for line in items))
@@ -175,6 +186,12 @@ class Lowering:
 
     # ---- the rewriting
     def change(self, node: model.Node) -> model.Node | None:
+        if isinstance(node, model.BuiltinCall):
+            return self.across_line(node)
+        if isinstance(node, model.LocalRef) and node.local in self.paired:
+            size, partner = self.paired[node.local]
+            at = {"line": node.line, "column": node.column}
+            return model.Index(self.cell_tables[size], model.LocalRef(partner, kind=INT, **at), kind=node.kind, **at)
         if isinstance(node, model.Index):
             size = self.board_size(node.target)
             position = self.position(node.index, size) if size is not None else None
@@ -189,6 +206,31 @@ class Lowering:
             return self.loop(node)
         return None
 
+    def across_line(self, node: model.BuiltinCall) -> model.Node | None:
+        """`all(E(c) for c in line)` (or `any`) over a line of k cells, every line of the same
+        length: `E(line[0]) and ... and E(line[k - 1])`, without a loop."""
+        if node.builtin.name not in ("any", "all") or len(node.args) != 1:
+            return None
+        generator = node.args[0]
+        if not (isinstance(generator, model.Comprehension) and generator.form == "generator" and len(generator.clauses) == 1):
+            return None
+        clause = generator.clauses[0]
+        if not (isinstance(clause, model.ForClause) and isinstance(clause.target, model.NamePattern)
+                and isinstance(clause.iterable, model.LocalRef) and clause.iterable.local in self.widths
+                and generator.element.kind == BOOL):
+            return None
+        cell, line = clause.target.local, clause.iterable
+        element = rewrite(generator.element, self.change)
+        at = {"line": node.line, "column": node.column}
+        terms = []
+        for i in range(self.widths[line.local]):
+            item = model.Index(line, model.Constant(i, kind=INT, **at), kind=INT, **at)
+            terms.append(rewrite(element, lambda n: item if isinstance(n, model.LocalRef) and n.local is cell else None))
+        chained = terms[0]
+        for term in terms[1:]:
+            chained = model.Binary("and" if node.builtin.name == "all" else "or", chained, term, kind=BOOL, **at)
+        return chained
+
     def loop(self, node: model.ForClause | model.For) -> model.Node | None:
         assert isinstance(node.target, model.NamePattern)
         local = node.target.local
@@ -196,9 +238,7 @@ class Lowering:
             return None
         target: model.Pattern = node.target
         if local in self.paired:
-            partner = self.paired[local][1]
-            at = {"line": node.target.line, "column": node.target.column}
-            target = model.TuplePattern((node.target, model.NamePattern(partner, **at)), **at)
+            target = model.NamePattern(self.paired[local][1], line=node.target.line, column=node.target.column)
         iterable = self.iterables[local]
         if isinstance(node, model.ForClause):
             return model.ForClause(target, iterable, line=node.line, column=node.column)

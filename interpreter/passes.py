@@ -4,6 +4,8 @@ Each pass makes the generated code faster without changing a value a game gives;
 turned off (`Passes`), which the tests use to show what a pass changes in the code and that
 the answers stay the same.
 
+- `inline_calls`: a definition that is one call of a function with constant arguments
+  (`x_won = won(X)`) becomes the function's body with those arguments in place.
 - `load_values`: the parts of rules that do not depend on the state nor on local names
   (`cells(size, size)`, a list of lines) are computed once, when the game loads.
 - `flat_cells` (`interpreter.lowering`): cells of boards of known size read by flat position.
@@ -18,6 +20,7 @@ the answers stay the same.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, fields
 from typing import Iterator
 
@@ -29,6 +32,7 @@ from interpreter.lowered import Hoisted, Loaded, loaded, rewrite
 class Passes:
     """Which passes the compiler runs (all of them unless told otherwise)."""
 
+    inline_calls: bool = True
     load_values: bool = True
     flat_cells: bool = True
     hoist_invariants: bool = True
@@ -45,6 +49,28 @@ class Passes:
     def without(self, name: str) -> Passes:
         """These passes but `name`."""
         return Passes(**{n: getattr(self, n) and n != name for n in self.names()})
+
+
+# ---- calls with constant arguments written out -------------------------------------------------
+
+_CONSTANT_ARGUMENTS = (model.Constant, model.SymbolRef, model.ParamRef)
+
+
+def inline_call(value: model.Expr) -> model.Expr:
+    """`f(X)`, for a function `f` of one expression whose arguments are all numbers, strings,
+    symbols or parameters: `f`'s expression with its parameters replaced by the arguments
+    (whose kinds are then known: a player, not any value). Anything else as it is."""
+    if not (isinstance(value, model.FunctionCall) and isinstance(value.function.body, model.Expr)
+            and all(isinstance(arg, _CONSTANT_ARGUMENTS) for arg in value.args)):
+        return value
+    arguments = dict(zip(value.function.params, value.args))
+    return rewrite(value.function.body, lambda node: _argument(node, arguments))
+
+
+def _argument(node: model.Node, arguments: dict[model.Local, model.Expr]) -> model.Node | None:
+    if isinstance(node, model.LocalRef) and node.local in arguments:
+        return dataclasses.replace(arguments[node.local], line=node.line, column=node.column)
+    return None
 
 
 # ---- values computed at load ----------------------------------------------------------------

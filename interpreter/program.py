@@ -18,7 +18,8 @@ from gdl.values import Grid
 from interpreter.compiler import Emitter, _Function, checked_text, ordered
 from interpreter.lowered import Loaded, loaded, rewrite
 from interpreter.lowering import Lowering, Size
-from interpreter.passes import LoadValues, Passes, hoist_invariants, hoisted_calls, load_values
+from interpreter.writer import Writer
+from interpreter.passes import LoadValues, Passes, hoist_invariants, hoisted_calls, inline_call, load_values
 
 Body = model.Expr | model.Block
 
@@ -36,6 +37,11 @@ class Program:
         self.rules = self.collect_rules()
         self.uses_after = False
         self.loadable: list[str] = []
+        self.guards: dict[str, str] = {"result": ""}
+        """The functions the game calls directly, by name, with the rule each stands for."""
+        for rule in ("terminal", "to_move"):
+            if rule in game.definitions and game.definitions[rule].reads_state:
+                self.guards["d_" + rule] = rule
         self.extra: dict[str, Any] = {}  # values made at load by the passes (lowered cells)
         self.field_reads = _FieldReads(game)
         self.emitter.field_reads = self.field_reads
@@ -48,7 +54,7 @@ class Program:
         rules: dict[str, Body] = {}
         for name, definition in game.definitions.items():
             if definition.reads_state:
-                rules["d_" + name] = definition.value
+                rules["d_" + name] = inline_call(definition.value) if self.passes.inline_calls else definition.value
         for name, function in game.functions.items():
             if function.reads_state:
                 rules["f_" + name] = function.body
@@ -113,14 +119,17 @@ class Program:
         # fails (or not, in a branch never taken) as the rule is written.
         rules = {name: rewrite(body, lambda node: node.value if isinstance(node, Loaded) and node.name not in values else None)
                  for name, body in self.rules.items()}
+        boards = self.boards(initial)
+        if self.passes.typed_updates:
+            for board in boards:
+                grid = initial[board.position]
+                self.emitter.boards[board] = (self.keep(type(grid), "_G"), self.keep(grid.index, "_K"))
         if self.passes.flat_cells:
-            boards = self.boards(initial)
             lowering_values = _Values(values, self.extra)
             rules = {name: Lowering(boards, lowering_values.value_of, self.store)(body) for name, body in rules.items()}  # type: ignore[misc]
         self.heading("the rules: functions of the state S, a tuple of the fields")
         referenced = {n.definition.name for body in rules.values() for n in model.walk(body)
                       if isinstance(n, model.DefinitionRef) and n.definition.reads_state}
-        self.emitter.cached = referenced
         game = self.game
         for name, definition in game.definitions.items():
             if definition.reads_state:
@@ -144,47 +153,45 @@ class Program:
 
     def store(self, value: Any, node: model.Expr) -> Loaded:
         """A value made at load by a pass, named for the code."""
-        name = f"_l{len(self.loads.found) + len(self.extra)}"
+        return loaded(self.keep(value, "_l"), node)
+
+    def keep(self, value: Any, stem: str) -> str:
+        """A name for a value the code uses, made at load: data, not text."""
+        name = f"{stem}{len(self.loads.found) + len(self.extra)}"
         self.extra[name] = value
-        return loaded(name, node)
+        return name
 
     def definition(self, name: str, body: Body, node: Any, cached: bool) -> None:
         """A definition of the state; the last answer remembered when other rules read it."""
-        w = self.writer
-        if not cached:
-            self.rule(f"d_{name}", ["S"], body, node)
-            return
-        # Rules that read a definition (terminal reading moves) often ask about the state just
-        # asked about: remember the last answer. (`_uncached_`: no name from the file becomes it.)
-        self.comment(node)
-        w.emit(f"_last_{name} = (None, None)")
-        w.emit(f"def d_{name}(S):")
-        w.indent()
-        w.emit(f"global _last_{name}")
-        w.emit(f"if _last_{name}[0] is S: return _last_{name}[1]")
-        w.emit(f"_last_{name} = (S, _uncached_{name}(S))")
-        w.emit(f"return _last_{name}[1]")
-        w.dedent()
-        self.rule(f"_uncached_{name}", ["S"], body, node, comment=False)
+        if cached:
+            # Rules that read a definition (terminal reading moves) often ask about the state
+            # just asked about: remember the last answer.
+            self.comment(node)
+            self.writer.emit(f"_last_{name} = (None, None)")
+        self.rule(f"d_{name}", ["S"], body, node, comment=not cached, remember=f"_last_{name}" if cached else None)
 
     def rule(self, name: str, params: list[str], body: Body, node: Any, *, state: bool = True,
-             fixed: frozenset[model.Local] = frozenset(), comment: bool = True) -> None:
+             fixed: frozenset[model.Local] = frozenset(), comment: bool = True, remember: str | None = None) -> None:
         """A rule as a Python function. With calls hoisted (those whose arguments read only the
         state, the constants and the `fixed` parameters), a plain copy comes with it, to fall
-        back on when computing them beforehand fails: the rule then fails, or not, as written."""
+        back on when computing them beforehand fails: the rule then fails, or not, as written.
+        `remember`: the global that keeps its last state and answer."""
         if comment:
             self.comment(node)
         hoisted = body
         if state and self.passes.hoist_invariants:
             hoisted = hoist_invariants(body, fixed - _assigned_locals(body))  # type: ignore[assignment]
+        plain = f"_plain_{name.lstrip('_')}"
         if hoisted is not body and any(True for _ in hoisted_calls(hoisted)):
-            self.function(name, params, hoisted, node, fallback=f"_plain_{name.lstrip('_')}")
-            self.function(f"_plain_{name.lstrip('_')}", params, body, node)
+            self.function(name, params, hoisted, node, fallback=plain, remember=remember)
+            self.function(plain, params, body, node)
         else:
-            self.function(name, params, body, node)
+            self.function(name, params, body, node, remember=remember)
 
-    def function(self, name: str, params: list[str], body: Body, node: Any, fallback: str | None = None) -> None:
-        """`def NAME(PARAMS):` with the fields it reads bound first, then its hoisted calls."""
+    def function(self, name: str, params: list[str], body: Body, node: Any, fallback: str | None = None,
+                 remember: str | None = None) -> None:
+        """`def NAME(PARAMS):` with the fields it reads bound first, then its hoisted calls;
+        `remember`: the global that keeps the last state and answer (of a rule of the state)."""
         emitter, outer = self.emitter, self.writer
         emitter.function = _Function()
         inner = emitter.writer = type(outer)(1)
@@ -194,23 +201,44 @@ class Program:
             emitter.emit_return(body)
         emitter.writer = outer
         needs = emitter.function
-        outer.emit(f"def {name}({', '.join(params)}):", node)
-        outer.indent()
+        head = type(outer)(1)
         for position in sorted(needs.fields):
             index = f"; _i{position} = _s{position}.index" if position in needs.indexes else ""
-            outer.emit(f"_s{position} = S[{position}]{index}")
+            head.emit(f"_s{position} = S[{position}]{index}")
         if needs.hoisted and fallback is not None:
-            outer.emit("try:")
-            outer.indent()
+            head.emit("try:")
+            head.indent()
             for code, hoisted in needs.hoisted.items():
-                outer.emit(f"{hoisted} = {code}")
-            outer.dedent()
-            outer.emit("except Exception:")
-            outer.indent()
-            outer.emit(f"return {fallback}({', '.join(params)})")
-            outer.dedent()
+                head.emit(f"{hoisted} = {code}")
+            head.dedent()
+            head.emit("except:")  # the compiled code knows no names of Python's: see `_go_on`
+            head.indent()
+            head.emit("_go_on()")
+            head.emit(f"return {fallback}({', '.join(params)})")
+            head.dedent()
+        if remember is not None:  # each `return` keeps the answer first
+            inner.lines = [_remembering(line, remember) for line in inner.lines]
+        head.extend(inner)
+        outer.emit(f"def {name}({', '.join(params)}):", node)
+        outer.indent()
+        if remember is not None:
+            outer.emit(f"global {remember}")
+            outer.emit(f"if {remember}[0] is S: return {remember}[1]")
+        self.guarded_body(head, self.guards.get(name))
         outer.dedent()
-        outer.extend(inner)
+
+    def guarded_body(self, body: Writer, rule: str | None) -> None:
+        """The body of a function; for one the game calls directly (`rule`), inside a `try`
+        that reports a failure as the game's error, so that no wrapper is needed around it."""
+        outer = self.writer
+        if rule is None:
+            outer.extend(body)
+            return
+        outer.emit("try:")
+        body.lines = ["    " + line for line in body.lines]
+        outer.extend(body)
+        outer.emit("except:")
+        outer.emit(f"    _failed(S, {rule!r})")
 
     def result(self, body: Body, result: model.Result) -> None:
         """`def result(S, _move)`: the fields as locals, the block, the new state."""
@@ -219,12 +247,15 @@ class Program:
         self.comment(result.node)
         w.emit("def result(S, _move):", result.node)
         w.indent()
-        w.emit(f"{fields}, = S")
-        w.emit(f"{emitter.target(result.target)} = _move", result.target)
         emitter.function = _Function(in_result=True)
         assert isinstance(body, model.Block)
+        block = emitter.writer = type(w)(1)
+        block.emit(f"{fields}, = S")
+        block.emit(f"{emitter.target(result.target)} = _move", result.target)
         emitter.block(body)
-        w.emit(f"return _new_state(State, ({fields},))")
+        block.emit(f"return _new_state(State, ({fields},))")
+        emitter.writer = w
+        self.guarded_body(block, self.guards.get("result"))
         w.dedent()
 
     def write_afters(self) -> None:
@@ -302,6 +333,15 @@ class _FieldReads:
                 elif isinstance(part, model.FunctionCall) and part.function.reads_state:
                     pending.append(part.function.body)
         return frozenset(reads)
+
+
+def _remembering(line: str, remember: str) -> str:
+    """A line of a rule's body whose `return X` (a line of its own) first keeps X in `remember`."""
+    code = line.lstrip()
+    if not code.startswith("return "):
+        return line
+    indent = line[: len(line) - len(code)]
+    return f"{indent}{remember} = (S, {code.removeprefix('return ')}); return {remember}[1]"
 
 
 def _assigned_locals(body: model.Node) -> frozenset[model.Local]:

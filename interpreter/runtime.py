@@ -7,6 +7,7 @@ can reach.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Callable
 
 from gdl import _hot, library
@@ -18,6 +19,13 @@ if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
     from typeguard import typeguard_ignore
 else:  # at run time typeguard is not needed: this stand-in changes nothing
     typeguard_ignore = _hot.typeguard_ignore
+
+
+def go_on() -> None:
+    """In an `except:` of compiled code: an interruption (Ctrl-C) or an exit is raised again;
+    a failure of a rule is let go, for the code to take its other way."""
+    if not isinstance(sys.exc_info()[1], Exception):
+        raise  # noqa: PLE0704 - re-raises the exception being handled
 
 
 @typeguard_ignore
@@ -71,7 +79,7 @@ def namespace(players: tuple[Symbol, ...]) -> dict[str, Any]:
         "_tuple": tuple, "_Map": Map, "_Set": Set, "_index": library.index, "_put": library.put,
         "_put_item": library.put_item, "_put_cell": Grid.with_cell, "_put_position": Grid.with_position,
         "_put_key": Map.with_item, "_divide": library.divide, "_divide_integers": library.divide_integers,
-        "_power": library.power, "_loop_limit": _loop_limit, "_concat": library.concat, "_repeat": library.repeat,
+        "_power": library.power, "_loop_limit": _loop_limit, "_go_on": go_on, "_concat": library.concat, "_repeat": library.repeat,
         "_LOOP_LIMIT": LOOP_LIMIT, "_players": players, "s_empty": EMPTY, "s_chance": CHANCE,
     })
     return names

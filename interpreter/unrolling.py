@@ -95,13 +95,20 @@ class Unroller:
     def decide(self, node: model.Expr, holds: Exit, fails: Exit) -> None:
         """Write code that takes `holds` when the boolean `node` is true, else `fails`."""
         found = self.quantifier(node)
-        if isinstance(node, model.Unary) and node.op == "not":
+        if not self.has_quantifier(node):
+            self.emitter.writer.emit(f"if {self.emitter.expr(node)}:", node)
+            self.emitter.writer.indent()
+            holds()
+            self.emitter.writer.dedent()
+            fails()
+        elif isinstance(node, model.Unary) and node.op == "not":
             self.decide(node.operand, fails, holds)
         elif isinstance(node, model.Binary) and node.op == "and":
             self.decide(node.left, lambda: self.decide(node.right, holds, fails), fails)
         elif isinstance(node, model.Binary) and node.op == "or":
             self.decide(node.left, holds, lambda: self.decide(node.right, holds, fails))
-        elif found is not None:
+        else:
+            assert found is not None
             name, generator = found
             # any: an item that holds ends the search (broken), none ends it (exhausted);
             # all: an item that fails ends it.
@@ -110,12 +117,6 @@ class Unroller:
                 self.search(generator, lambda found_, next_: self.decide(element, found_, next_), fails, holds)
             else:
                 self.search(generator, lambda found_, next_: self.decide(element, next_, found_), holds, fails)
-        else:
-            self.emitter.writer.emit(f"if {self.emitter.expr(node)}:", node)
-            self.emitter.writer.indent()
-            holds()
-            self.emitter.writer.dedent()
-            fails()
 
     def search(self, generator: model.Comprehension, test: Callable[[Exit, Exit], None], exhausted: Exit, broken: Exit) -> None:
         """Loop over the generator's items; `test(stop, go_on)` writes each item's test. The
