@@ -122,6 +122,9 @@ class Game(BaseGame):
         with room_for_nesting():
             self._exec(program, program.rules_source(names, initial))
         self.generated_source = program.writer.text()
+        """The Python the game became (`gdl compile` prints it)."""
+        self.generated_values = {**program.emitter.constants, **program.extra}
+        """The values made at load that `generated_source` uses by name (data, not text)."""
         self._to_move = self._definition("to_move")
         if not checked.to_move_proven:
             self._to_move = self._players_only(self._to_move)

@@ -1,0 +1,159 @@
+"""Each pass of the compiler on its own: what it changes in the generated code, and that the
+game gives the same answers without it (and the known ones with it).
+
+A game is loaded with every pass, and with every pass but one; both are walked in step through
+the states a few moves deep, and every answer of the protocol is compared.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gdl
+from interpreter import Game, Passes
+from searchers.perft import perft
+from tests.lang.harness import game_text
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+GAMES = {path.stem: path for path in (ROOT / "games").glob("*.gdl")}
+
+
+@functools.lru_cache(maxsize=None)
+def checked(name: str, size: int | None = None) -> Any:
+    """A bundled game, checked (an Othello board of `size`)."""
+    return gdl.check_text(GAMES[name].read_text(), str(GAMES[name]), {} if size is None else {"size": size})
+
+
+@functools.lru_cache(maxsize=None)
+def load(name: str, passes: Passes = Passes(), size: int | None = None) -> Game:
+    """A bundled game, compiled with these passes."""
+    return Game(checked(name, size), passes)
+
+
+def rules(game: Game) -> str:
+    """The generated source of the rules (after what is computed at load)."""
+    return game.generated_source.split("# ---- the rules")[1]
+
+
+def answers(game: Game, state: Any) -> tuple[Any, ...]:
+    """Everything the protocol says of a state."""
+    terminal = game.is_terminal(state)
+    found: list[Any] = [terminal, game.to_move(state), game.display(state), game.canonical(state)]
+    if terminal:
+        found.append(game.utility(state, game.players[0]))
+    elif game.is_chance(state):
+        found.append(game.chance_outcomes(state))
+    else:
+        found.append(tuple(game.actions(state)))
+        found.append([game.format_move(m) for m in game.actions(state)])
+    if game.has_evaluation:
+        found.append(game.evaluate(state, game.players[0]))
+    return tuple(found)
+
+
+def agree(one: Game, other: Game, states: int = 400) -> int:
+    """Walk both games in step, breadth first, through up to `states` states; every answer must
+    be the same. The number of states compared."""
+    pending = [(one.initial_state(), other.initial_state())]
+    seen = 0
+    while pending and seen < states:
+        a, b = pending.pop(0)
+        assert a == b
+        assert answers(one, a) == answers(other, b)
+        seen += 1
+        if one.is_terminal(a):
+            continue
+        moves = [o for o, _ in one.chance_outcomes(a)] if one.is_chance(a) else list(one.actions(a))
+        pending.extend((one.result(a, m), other.result(b, m)) for m in moves)
+    return seen
+
+
+# Each pass: a bundled game where it matters, and what it changes in the code of the rules:
+# a pattern found with the pass and not without it, and one found without it and not with it.
+EFFECTS: dict[str, tuple[str, str, str]] = {
+    # x_won = won(X): the function's loop in the definition, comparing with X by identity.
+    "inline_calls": ("tictactoe", r"def d_x_won\(S\):(?:\n .*)*\n .*is s_X", r"_last_x_won = \(S, f_won\(S, s_X\)\)"),
+    # cells(size, size) in `moves`: computed once, at load.
+    "load_values": ("tictactoe", r"def d_moves\(S\):(?:\n .*)*_l\d+", r"b_cells\(p_size, p_size\)"),
+    # board[c] for c in a line of a constant: one item of the board's tuple.
+    "flat_cells": ("tictactoe", r"_s0\[v_line\[0\]\]", r"_s0\[_K\d+\[v_c\]\]"),
+    # other(p) inside the loop of open_for: computed once, when the function starts.
+    "hoist_invariants": ("connect", r"try:\n\s+_h\d+ = b_other\(v_p\)", r"def f_open_for\(S, v_p\):\n(?:(?!def ).*\n)*?.*is not b_other\(v_p\)"),
+    # any(all(...)) returned: loops that stop at the first answer, no generators.
+    "unroll": ("tictactoe", r"def d_x_won\(S\):(?:\n .*)*\n\s+for v_line in", r"b_any\("),
+    # board[c] = mover: the board's class and cell table known, no dispatch on the kind.
+    "typed_updates": ("tictactoe", r"_cells = \[\*v_board\]; _cells\[_K\d+\[v_c\]\] = v_mover", r"_put\(v_board, v_c, v_mover\)"),
+    # landing(col) called from result before any field is assigned: given S, no state made.
+    "result_helpers": ("connect", r"v_last = \(f_landing\(S, v_col\)", r"f_landing\(_new_state\(State"),
+    # (open_for(X) - open_for(O)) / 100: two integers, a fraction only when not whole.
+    "integer_division": ("connect", r"_divide_integers\(", r"_divide\("),
+}
+
+
+def test_every_pass_has_its_test() -> None:
+    assert set(EFFECTS) == set(Passes.names())
+
+
+@pytest.mark.parametrize("name", sorted(EFFECTS))
+def test_a_pass_changes_the_code_and_not_the_answers(name: str) -> None:
+    game_name, with_pass, without_pass = EFFECTS[name]
+    full = load(game_name)
+    reduced = load(game_name, Passes().without(name))
+    assert re.search(with_pass, rules(full)) and not re.search(with_pass, rules(reduced))
+    assert re.search(without_pass, rules(reduced)) and not re.search(without_pass, rules(full))
+    assert agree(full, reduced, states=150) == 150
+
+
+@pytest.mark.parametrize("name", sorted(EFFECTS))
+def test_without_a_pass_tictactoe_keeps_its_known_perft(name: str) -> None:
+    # perft 1-4 of tic-tac-toe, from its header (9, 72, 504, 3024: 9 * 8 * 7 * 6 sequences).
+    game = load("tictactoe", Passes().without(name))
+    assert [perft(game, depth) for depth in (1, 2, 3, 4)] == [9, 9 * 8, 9 * 8 * 7, 9 * 8 * 7 * 6]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_bundled_game_gives_the_same_answers_with_no_pass(name: str) -> None:
+    none = Passes(**{n: False for n in Passes.names()})
+    size = 4 if name == "othello" else None
+    assert agree(load(name, size=size), load(name, none, size=size), states=60) > 1
+
+
+# ---- what a pass must not change: failures happen where the rule is written ----------------
+
+
+def test_a_hoisted_call_that_fails_fails_only_where_the_rule_would_call_it() -> None:
+    # other(7) fails; in a loop that never runs the rule gives () as written.
+    decls = "def twice(p, xs) = [other(p) for x in xs if out >= 0]\n"
+    game = gdl.loads(game_text(decls=decls + "display = str(twice(7, []))\n"))
+    assert re.search(r"_h\d+ = b_other\(v_p\)", game.generated_source)
+    assert game.display(game.initial_state()) == "()"
+    failing = gdl.loads(game_text(decls=decls + "display = str(twice(7, [1]))\n"))
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        failing.display(failing.initial_state())
+    assert caught.value.message == "7 is not a player"
+    assert caught.value.source_line == "def twice(p, xs) = [other(p) for x in xs if out >= 0]"
+
+
+def test_a_constant_part_that_fails_at_load_stays_in_its_rule() -> None:
+    # 1 // 0 is constant, but in a branch not taken at the start: the game loads and plays, and
+    # fails where the rule is written once the branch is taken.
+    text = game_text(decls='display = str(1 // 0) if out > 5 else "fine"\n', body="out += m", moves="[9]")
+    game = gdl.loads(text)
+    assert game.display(game.initial_state()) == "fine"
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        game.display(game.result(game.initial_state(), 9))
+    assert caught.value.message == "division by zero"
+    assert caught.value.source_line == 'display = str(1 // 0) if out > 5 else "fine"'
+
+
+def test_a_constant_cell_off_the_board_is_reported_as_it_always_was() -> None:
+    text = game_text(fields="out = 0\nboard = grid(3, 3, 0)", decls="display = str(board[(5, 5)])\n")
+    game = gdl.loads(text)
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        game.display(game.initial_state())
+    assert caught.value.message == "cell (5, 5) is not on the 3x3 board"
