@@ -10,7 +10,8 @@ so each module with per-node code writes::
     else:  # at run time typeguard is not needed: this stand-in changes nothing
         typeguard_ignore = _hot.typeguard_ignore
 
-(The searchers have the same module: they import nothing from the other packages.)
+The language's values and built-ins (`gdl`) and the interpreter use this one; the searchers have
+their own: they import nothing from the other packages.
 """
 
 from __future__ import annotations

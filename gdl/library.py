@@ -393,7 +393,8 @@ def product(items: Iterable[Any], n: int) -> tuple[tuple[Any, ...], ...]:
 @typeguard_ignore
 def sign(x: Any) -> int:
     """`sign(x)`."""
-    return (x > 0) - (x < 0)
+    found: int = (x > 0) - (x < 0)
+    return found
 
 
 @typeguard_ignore

@@ -133,7 +133,7 @@ def _binary(op: str) -> Any:
 
 
 @v_args(meta=True, inline=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(Transformer_NonRecursive):  # type: ignore[type-arg]
     """Turns Lark's parse tree into `gdl.ast` nodes; one method a grammar alias (without
     recursion, so that deep nesting reaches the nesting check instead of Python's limit)."""
 
@@ -360,7 +360,7 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
     source = Source(name, text)
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
-        program = _ToAst().transform(_parser().parse(text, start="start"))
+        program: ast.Program = _ToAst().transform(_parser().parse(text, start="start"))
     except _Mistake as error:
         raise source.error(GdlSyntaxError, error.message, error.line, error.column) from None
     except UnexpectedInput as error:

@@ -56,6 +56,8 @@ class _CellIndex(dict):  # type: ignore[type-arg]
     """Maps a cell (row, col) to its position in a grid's flat tuple; off-board cells fail clearly."""
 
     __slots__ = ("rows", "cols")
+    rows: int
+    cols: int
 
     def __missing__(self, cell: Any) -> int:
         raise RuleError(f"cell {to_text(cell)} is not on the {self.rows}x{self.cols} board")
@@ -83,7 +85,7 @@ class Grid(tuple):  # type: ignore[type-arg]
         # time, class annotations on a tuple subclass make typeguard take it for a NamedTuple.
         rows: int
         cols: int
-        index: _CellIndex
+        index: _CellIndex  # type: ignore[assignment]  # it stands in for tuple's method
 
     def __repr__(self) -> str:
         return "\n".join(self.row_texts())
@@ -134,6 +136,7 @@ class Map(dict):  # type: ignore[type-arg]
     """An immutable map: the game never changes one in place, it makes a new one."""
 
     __slots__ = ("_hash",)
+    _hash: int
 
     def __missing__(self, key: Any) -> Any:
         raise RuleError(f"the map has no key {to_text(key)}")

@@ -66,8 +66,8 @@ def checked_text(game: model.CheckedGame) -> None:
 
 
 @dataclass
-class _Function:
-    """What the rule being written needs above its body."""
+class RuleNeeds:
+    """What the rule being written turned out to need above its body, and where it is."""
 
     fields: set[int] = field(default_factory=set)          # fields read, by position
     indexes: set[int] = field(default_factory=set)         # grid fields whose cell table is used
@@ -85,7 +85,7 @@ class Emitter:
         self.writer = Writer()
         self.constants: dict[str, Any] = {}
         self.counter = 0
-        self.function = _Function()
+        self.function = RuleNeeds()
         self.afters: list[tuple[str, model.After]] = []
         self.field_reads: Callable[[model.Node], frozenset[str]] = lambda node: frozenset()
         self.boards: dict[model.Field, tuple[str, str]] = {}
@@ -369,8 +369,8 @@ class Emitter:
         board = self.boards.get(place.root) if isinstance(place.root, model.Field) and self.passes.typed_updates else None
         if board is not None and len(place.indexes) == 1:
             # A board whose size never changes: its class and cell table are known.
-            index = place.indexes[0]
-            at = self.expr(index.position) if isinstance(index, Position) else f"{board[1]}[{self.expr(index)}]"
+            cell = place.indexes[0]
+            at = self.expr(cell.position) if isinstance(cell, Position) else f"{board[1]}[{self.expr(cell)}]"
             if node.op is not None:
                 value = self.combine(f"{name}[{at}]", node.op, value, grows)
             return f"_cells = [*{name}]; _cells[{at}] = {value}; {name} = _new_state({board[0]}, _cells)"

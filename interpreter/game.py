@@ -23,10 +23,13 @@ if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
 else:  # at run time typeguard is not needed: this stand-in changes nothing
     typeguard_ignore = _hot.typeguard_ignore
 
-State = tuple
+State = tuple[Any, ...]
 """A state: an immutable, hashable tuple of field values (with a property per field)."""
 
 Number = int | Fraction
+
+Rule = Callable[[State], Any]
+"""A compiled rule: a function of the state."""
 
 _serial = itertools.count()
 
@@ -97,10 +100,11 @@ class Game(BaseGame):
         self.checked = checked
         self.title = checked.title
         self.source = checked.source
-        self.players = tuple(symbol(p) for p in checked.players)
+        players = tuple(symbol(p) for p in checked.players)
+        self.players = players
         self._filename = f"<gdl {next(_serial)} {checked.source.name}>"
         self.State = state_class("State", [f.name for f in checked.fields])
-        names = runtime.namespace(self.players)
+        names = runtime.namespace(players)
         names.update({"s_" + s: symbol(s) for s in checked.symbols})
         names.update({"State": self.State, "_new_state": tuple.__new__})
         self._names = names
@@ -117,7 +121,7 @@ class Game(BaseGame):
                 names[name] = names[f"_load{name}"]()
             except Exception:  # the rule computes it where it is used, and fails there if it must
                 pass
-        self._initial = tuple.__new__(self.State, initial)
+        self._initial: State = tuple.__new__(self.State, initial)
         names["_failed"] = self._failed
         with room_for_nesting():
             self._exec(program, program.rules_source(names, initial))
@@ -125,12 +129,12 @@ class Game(BaseGame):
         """The Python the game became (`gdl compile` prints it)."""
         self.generated_values = {**program.emitter.constants, **program.extra}
         """The values made at load that `generated_source` uses by name (data, not text)."""
-        self._to_move = self._definition("to_move")
+        self._to_move = self._required("to_move")
         if not checked.to_move_proven:
             self._to_move = self._players_only(self._to_move)
-        self._moves = self._definition("moves")
-        self._terminal = self._definition("terminal")
-        self._utility = self._definition("utility")
+        self._moves = self._required("moves")
+        self._terminal = self._required("terminal")
+        self._utility = self._required("utility")
         self._evaluation = self._definition("evaluation")
         self._display = self._definition("display")
         self._outcomes = self._definition("outcomes")
@@ -141,13 +145,13 @@ class Game(BaseGame):
             successors = runtime.Successors(self._result)
             names["_successor"] = successors.successor
             self._result = successors.result
-        # The rules the game calls directly report their own failures (`Program.guards`):
-        # handed out as they are, they save a call at every node of a search.
-        direct = {"result": self._result, "is_terminal": names.get("d_terminal"),
-                  "to_move": names.get("d_to_move") if checked.to_move_proven else None}
-        for method, function in direct.items():
-            if function is not None and (method == "result" or "d_" + ("terminal" if method == "is_terminal" else method) in program.guards):
-                setattr(self, method, function)
+        # The compiled rules that report their own failures (`Program.guards`) are handed out
+        # in place of the methods that would wrap them: a call less at every node of a search.
+        setattr(self, "result", self._result)
+        if "d_terminal" in program.guards:
+            setattr(self, "is_terminal", names["d_terminal"])
+        if "d_to_move" in program.guards and checked.to_move_proven:
+            setattr(self, "to_move", names["d_to_move"])
         self.has_evaluation = self._evaluation is not None
         self.has_chance = self._outcomes is not None
         self._symmetries = self._load_symmetries()
@@ -187,10 +191,9 @@ class Game(BaseGame):
                 line, column,
             ) from None
 
-    def _players_only(self, to_move: Callable[[State], Any] | None) -> Callable[[State], Any]:
+    def _players_only(self, to_move: Rule) -> Rule:
         """`to_move` checked, at each call, to give a player (or `chance` in a game with
         `outcomes`): for when the checker could not tell."""
-        assert to_move is not None
         allowed = {id(p) for p in self.players}
         if "outcomes" in self.checked.definitions:
             allowed.add(id(CHANCE))
@@ -205,13 +208,21 @@ class Game(BaseGame):
 
         return players_only
 
-    def _definition(self, name: str) -> Callable[[State], Any] | None:
+    def _definition(self, name: str) -> Rule | None:
+        """The compiled special definition `name`, a function of the state (None without it)."""
         if name not in self.checked.definitions:
             return None
         if self.checked.definitions[name].reads_state:
-            return self._names["d_" + name]
+            rule: Rule = self._names["d_" + name]
+            return rule
         value = self._names["d_" + name]
         return lambda state: value
+
+    def _required(self, name: str) -> Rule:
+        """The compiled special definition `name`, which every game has."""
+        rule = self._definition(name)
+        assert rule is not None, name
+        return rule
 
     def _load_symmetries(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]] | None:
         """Each symmetry as the cell permutation of every grid field: (field position, order).
@@ -302,7 +313,8 @@ class Game(BaseGame):
     def to_move(self, state: State) -> str:
         """The player whose turn it is (the symbol `chance` at a chance node)."""
         try:
-            return self._to_move(state)  # type: ignore[misc]
+            mover: str = self._to_move(state)
+            return mover
         except Exception as error:
             raise self._rule_error(error, state, "to_move") from None
 
@@ -310,7 +322,7 @@ class Game(BaseGame):
     def actions(self, state: State) -> tuple[Any, ...]:
         """The legal moves, in the order the file lists them."""
         try:
-            moves = self._moves(state)  # type: ignore[misc]
+            moves: tuple[Any, ...] = self._moves(state)
         except Exception as error:
             raise self._rule_error(error, state, "moves") from None
         if not moves and not self.is_terminal(state) and not self.is_chance(state):
@@ -321,7 +333,8 @@ class Game(BaseGame):
     def result(self, state: State, move: Any) -> State:
         """The state after `move` (or after a chance outcome)."""
         try:
-            return self._result(state, move)
+            made: State = self._result(state, move)
+            return made
         except Exception as error:
             raise self._rule_error(error, state) from None
 
@@ -329,7 +342,8 @@ class Game(BaseGame):
     def is_terminal(self, state: State) -> bool:
         """Whether the game is over."""
         try:
-            return self._terminal(state)  # type: ignore[misc]
+            over: bool = self._terminal(state)
+            return over
         except Exception as error:
             raise self._rule_error(error, state, "terminal") from None
 
@@ -337,7 +351,7 @@ class Game(BaseGame):
     def utility(self, state: State, player: str) -> Number:
         """The score of a terminal state for `player` (zero-sum: the second player's is negated)."""
         try:
-            value = self._utility(state)  # type: ignore[misc]
+            value: Number = self._utility(state)
         except Exception as error:
             raise self._rule_error(error, state, "utility") from None
         if type(value) not in (int, Fraction):
@@ -350,7 +364,7 @@ class Game(BaseGame):
         if self._evaluation is None:
             raise GdlError(f"{self.source.name}: the game has no `evaluation`, so a search cannot stop before the end")
         try:
-            value = self._evaluation(state)
+            value: Number = self._evaluation(state)
         except Exception as error:
             raise self._rule_error(error, state, "evaluation") from None
         if type(value) not in (int, Fraction):

@@ -159,9 +159,12 @@ class Lowering:
             return
         size = sizes.pop()
         assert loop.collections is not None
-        lowered_lines = [tuple(_positions(line, size) for line in c) for c in loop.collections]
-        if any(p is None for lines in lowered_lines for p in lines):
-            return
+        lowered_lines: list[tuple[tuple[int, ...], ...]] = []
+        for collection in loop.collections:
+            lines = [_positions(line, size) for line in collection]
+            if any(line is None for line in lines):
+                return
+            lowered_lines.append(tuple(line for line in lines if line is not None))
         self.lines[loop.local] = size
         lengths = {len(line) for lines in lowered_lines for line in lines}
         if len(lengths) == 1 and 0 < min(lengths) <= _MAX_WIDTH:
@@ -193,13 +196,13 @@ class Lowering:
             at = {"line": node.line, "column": node.column}
             return model.Index(self.cell_tables[size], model.LocalRef(partner, kind=INT, **at), kind=node.kind, **at)
         if isinstance(node, model.Index):
-            size = self.board_size(node.target)
-            position = self.position(node.index, size) if size is not None else None
+            board = self.board_size(node.target)
+            position = self.position(node.index, board) if board is not None else None
             if position is not None:
                 return model.Index(rewrite(node.target, self.change), position, kind=node.kind, line=node.line, column=node.column)
         elif isinstance(node, model.Place) and isinstance(node.root, model.Field) and len(node.indexes) == 1:
-            size = self.boards.get(node.root)
-            position = self.position(node.indexes[0], size) if size is not None else None
+            board = self.boards.get(node.root)
+            position = self.position(node.indexes[0], board) if board is not None else None
             if position is not None:
                 return model.Place(node.root, (position,), node.kinds, line=node.line, column=node.column)
         elif isinstance(node, (model.ForClause, model.For)) and isinstance(node.target, model.NamePattern):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from typing import Iterator
+from typing import Iterator, TypeVar
 
 from gdl import model
 from interpreter.lowered import Hoisted, Loaded, loaded, rewrite
@@ -118,6 +118,9 @@ def load_values(body: model.Node, found: LoadValues) -> model.Node:
 # ---- pure calls out of loops ---------------------------------------------------------------------
 
 
+_Node = TypeVar("_Node", bound=model.Node)
+
+
 def hoist_invariants(body: model.Node, params: frozenset[model.Local]) -> model.Node:
     """`body` (of a rule that does not change the state) with each pure built-in call that is
     inside a loop, and whose arguments read nothing but the state, the constants and `params`,
@@ -142,7 +145,7 @@ def hoist_invariants(body: model.Node, params: frozenset[model.Local]) -> model.
     return rewrite(body, change)
 
 
-def _in_loop(body: model.Node, params: frozenset[model.Local]) -> model.Node:
+def _in_loop(body: _Node, params: frozenset[model.Local]) -> _Node:
     """`body`, which runs at every round of a loop, with its invariant pure calls hoisted."""
 
     def change(node: model.Node) -> model.Node | None:

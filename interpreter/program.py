@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from gdl import model
 from gdl.values import Grid
-from interpreter.compiler import Emitter, _Function, checked_text, ordered
+from interpreter.compiler import Emitter, RuleNeeds, checked_text, ordered
 from interpreter.lowered import Loaded, loaded, rewrite
 from interpreter.lowering import Lowering, Size
 from interpreter.writer import Writer
@@ -96,7 +96,7 @@ class Program:
         w = self.emitter.writer = type(outer)()
         w.emit(f"def {name}():", node)
         w.indent()
-        self.emitter.function = _Function()
+        self.emitter.function = RuleNeeds()
         w.emit(f"return {self.emitter.expr(value)}", value)
         self.emitter.writer = outer
         if alone:
@@ -193,7 +193,7 @@ class Program:
         """`def NAME(PARAMS):` with the fields it reads bound first, then its hoisted calls;
         `remember`: the global that keeps the last state and answer (of a rule of the state)."""
         emitter, outer = self.emitter, self.writer
-        emitter.function = _Function()
+        emitter.function = RuleNeeds()
         inner = emitter.writer = type(outer)(1)
         if isinstance(body, model.Block):
             emitter.block(body)
@@ -247,7 +247,7 @@ class Program:
         self.comment(result.node)
         w.emit("def result(S, _move):", result.node)
         w.indent()
-        emitter.function = _Function(in_result=True)
+        emitter.function = RuleNeeds(in_result=True)
         assert isinstance(body, model.Block)
         block = emitter.writer = type(w)(1)
         block.emit(f"{fields}, = S")

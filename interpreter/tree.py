@@ -37,20 +37,20 @@ class TreeGame(BaseGame):
         for row in checked.tree.rows:
             names = []
             for position, child in enumerate(row.children, start=1):
-                name = child.name if child.name is not None else f"{row.parent}{position}"
+                named = child.name if child.name is not None else f"{row.parent}{position}"
                 if child.value is not None:
-                    self.values[name] = child.value
-                names.append(name)
-                children_of_all.add(name)
+                    self.values[named] = child.value
+                names.append(named)
+                children_of_all.add(named)
             self.children[row.parent] = tuple(names)
         root = next(name for name in self.children if name not in children_of_all)
         self.depth = {root: 0}
         pending = [root]
         while pending:
             node = pending.pop()
-            for child in self.children.get(node, ()):
-                self.depth[child] = self.depth[node] + 1
-                pending.append(child)
+            for below in self.children.get(node, ()):
+                self.depth[below] = self.depth[node] + 1
+                pending.append(below)
         self._initial = (root,)
 
     def initial_state(self) -> State:

@@ -17,8 +17,8 @@ GAMES = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("games/**/*.gdl"))
 
 
 def returns(game: object, method: str) -> object:
-    """The annotated return type of a method of the game's class (read directly: the methods
-    are marked no_type_check, which typing.get_type_hints honours by returning nothing)."""
+    """The annotated return type of a method of the game's class (read directly, as written:
+    the compiled rules a game hands out in their place return what the method promises)."""
     return inspect.get_annotations(getattr(type(game), method), eval_str=True)["return"]
 
 
