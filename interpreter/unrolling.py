@@ -122,41 +122,43 @@ class Unroller:
         """Loop over the generator's items; `test(stop, go_on)` writes each item's test. The
         search ends with `exhausted` when no item stopped it, else with `broken`."""
         w = self.emitter.writer
-        loops = 0
 
-        def clauses(position: int) -> None:
-            nonlocal loops
-            if position == len(generator.clauses):
-                test(self.exit("break"), self.exit("continue"))
-                return
-            clause = generator.clauses[position]
-            if isinstance(clause, model.IfClause):
-                self.decide(clause.condition, lambda: clauses(position + 1), self.exit("continue"))
-                return
-            w.emit(f"for {self.emitter.target(clause.target)} in {self.emitter.expr(clause.iterable)}:", clause)
-            w.indent()
-            inner = loops
-            loops += 1
-            clauses(position + 1)
-            w.dedent()
-            if inner > 0:  # an inner loop broken breaks the one around it too
+        def after_loop(outermost: bool) -> None:
+            if not outermost:  # an inner loop broken breaks the one around it too
                 w.emit("else:")
                 w.indent()
                 w.emit("continue")
                 w.dedent()
                 w.emit("break")
 
-        self.loop_body_then(clauses, exhausted, broken)
-
-    def loop_body_then(self, clauses: Callable[[int], None], exhausted: Exit, broken: Exit) -> None:
-        """The loops of a search, then its two ends: `else:` of the outermost loop, and after it."""
-        w = self.emitter.writer
-        clauses(0)
+        self.loops(generator, lambda: test(self.exit("break"), self.exit("continue")), after_loop)
         w.emit("else:")
         w.indent()
         exhausted()
         w.dedent()
         broken()
+
+    def loops(self, generator: model.Comprehension, innermost: Exit, after_loop: Callable[[bool], None]) -> None:
+        """The generator's `for` and `if` clauses as nested statements, `innermost` inside them
+        all; `after_loop(outermost)` is written after each loop."""
+        w = self.emitter.writer
+        emitter = self.emitter
+
+        def clauses(position: int, outermost: bool) -> None:
+            if position == len(generator.clauses):
+                innermost()
+                return
+            clause = generator.clauses[position]
+            if isinstance(clause, model.IfClause):
+                self.decide(clause.condition, lambda: clauses(position + 1, outermost), self.exit("continue"))
+                return
+            w.emit(f"for {emitter.target(clause.target)} in {emitter.expr(clause.iterable)}:", clause)
+            w.indent()
+            clauses(position + 1, False)
+            w.dedent()
+            after_loop(outermost)
+
+        clauses(0, True)
 
     # ---- tallies
     def emit_tally(self, node: model.Expr) -> None:
@@ -168,23 +170,10 @@ class Unroller:
         total = self.emitter.fresh("total")
         w.emit(f"{total} = 0", node)
 
-        def clauses(position: int) -> None:
-            if position == len(generator.clauses):
-                step = "1" if name == "count" else self.emitter.expr(generator.element)
-                w.emit(f"{total} += {step}", generator.element)
-                w.emit("continue")
-                return
-            clause = generator.clauses[position]
-            if isinstance(clause, model.IfClause):
-                self.decide(clause.condition, lambda: clauses(position + 1), self.exit("continue"))
-                return
-            w.emit(f"for {self.emitter.target(clause.target)} in {self.emitter.expr(clause.iterable)}:", clause)
-            w.indent()
-            clauses(position + 1)
-            w.dedent()
+        def add() -> None:
+            step = "1" if name == "count" else self.emitter.expr(generator.element)
+            w.emit(f"{total} += {step}", generator.element)
+            w.emit("continue")
 
-        if not generator.clauses or isinstance(generator.clauses[0], model.IfClause):
-            w.emit(f"return {self.emitter.expr(node)}", node)  # not a loop: nothing to unroll
-            return
-        clauses(0)
+        self.loops(generator, add, lambda outermost: None)
         w.emit(f"return {total}", node)
