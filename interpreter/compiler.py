@@ -88,6 +88,8 @@ class Emitter:
         self.function = RuleNeeds()
         self.afters: list[tuple[str, model.After]] = []
         self.field_reads: Callable[[model.Node], frozenset[str]] = lambda node: frozenset()
+        self.remembered: set[str] = set()
+        """The definitions whose last state and answer are kept (in `_last_NAME`)."""
         self.boards: dict[model.Field, tuple[str, str]] = {}
         """The grid fields whose size never changes: the names of their class and cell table."""
         self.unroller = Unroller(self)
@@ -147,7 +149,10 @@ class Emitter:
         name = node.definition.name
         if not node.definition.reads_state:
             return "d_" + name
-        return f"d_{name}({self.state_for(node.definition.value)})"
+        state = self.state_for(node.definition.value)
+        if name in self.remembered and state == "S":  # the answer kept for S, without a call
+            return f"(_last_{name}[1] if _last_{name}[0] is S else d_{name}(S))"
+        return f"d_{name}({state})"
 
     def expr_FunctionCall(self, node: model.FunctionCall) -> str:
         args = [self.expr(arg) for arg in node.args]

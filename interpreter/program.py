@@ -130,6 +130,7 @@ class Program:
         self.heading("the rules: functions of the state S, a tuple of the fields")
         referenced = {n.definition.name for body in rules.values() for n in model.walk(body)
                       if isinstance(n, model.DefinitionRef) and n.definition.reads_state}
+        self.emitter.remembered = referenced
         game = self.game
         for name, definition in game.definitions.items():
             if definition.reads_state:
