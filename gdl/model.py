@@ -12,12 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
 
-from gdl import ast
+from gdl import _hot, ast
 from gdl.builtins import Builtin
 from gdl.errors import Source
 from gdl.kinds import Kind
+
+if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
+    from typeguard import typeguard_ignore
+else:  # at run time typeguard is not needed: this stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 # ---- declarations -------------------------------------------------------------------------------
 
@@ -88,6 +93,7 @@ class Node:
     line: int = field(kw_only=True)
     column: int = field(kw_only=True)
 
+    @typeguard_ignore  # called for every node, each time a pass looks at a rule
     def children(self) -> Iterator[Node]:
         """The nodes directly below this one, in the order of its fields."""
         for item in fields(self):
@@ -456,6 +462,7 @@ Located = Union[ast.Node, Node]
 """A node of the file's tree or of the model: both know their line and column."""
 
 
+@typeguard_ignore
 def walk(node: Node) -> Iterator[Node]:
     """`node` and every node below it, parents first (without recursion)."""
     pending = [node]

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from gdl import model
+from gdl import _hot, model
 from gdl.kinds import INT
+
+if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
+    from typeguard import typeguard_ignore
+else:  # at run time typeguard is not needed: this stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +64,7 @@ _Node = TypeVar("_Node", bound=model.Node)
 Rewrite = Callable[[model.Node], "model.Node | None"]
 
 
+@typeguard_ignore  # called for every node of every rule, with a function: checked by mypy
 def rewrite(node: _Node, change: Rewrite) -> _Node:
     """`node` with each node below it, top down, replaced by what `change` gives for it (None:
     keep it, and rewrite its children). Unchanged parts are shared, not copied."""
@@ -76,6 +82,7 @@ def rewrite(node: _Node, change: Rewrite) -> _Node:
     return dataclasses.replace(node, **updates) if updates else node
 
 
+@typeguard_ignore
 def _rewrite_value(value: Any, change: Rewrite) -> Any:
     if isinstance(value, model.Node):
         return rewrite(value, change)
