@@ -44,7 +44,6 @@ _OPERATORS: dict[tuple[type, str], frozenset[str | None]] = {
 # without inner brackets, so a long chain does not meet Python's limit on nested brackets.
 _CHAINS = {"+": "sum", "-": "sum", "*": "product", "//": "product", "%": "product", "and": "and", "or": "or"}
 _NUMERIC = frozenset({"int", "number"})
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_]+\])?")
 
 
 def checked_text(game: model.CheckedGame) -> None:
@@ -73,6 +72,7 @@ class RuleNeeds:
     indexes: set[int] = field(default_factory=set)         # grid fields whose cell table is used
     hoisted: dict[str, str] = field(default_factory=dict)  # code of a hoisted call -> its name
     in_result: bool = False
+    remember: str | None = None                            # the global keeping its last answer
     assigned: set[str] = field(default_factory=set)        # in result: fields assigned so far
 
 
@@ -116,36 +116,36 @@ class Emitter:
     # ---- expressions
     def expr(self, node: model.Expr) -> str:
         """The Python expression for `node`."""
-        method: Callable[[Any], str] = getattr(self, "expr_" + type(node).__name__)
+        method: Callable[[Any], str] = getattr(self, "_expr_" + type(node).__name__)
         return method(node)
 
-    def expr_Constant(self, node: model.Constant) -> str:
+    def _expr_Constant(self, node: model.Constant) -> str:
         return self.literal(node.value)
 
-    def expr_SymbolRef(self, node: model.SymbolRef) -> str:
+    def _expr_SymbolRef(self, node: model.SymbolRef) -> str:
         return "s_" + node.name
 
-    def expr_ParamRef(self, node: model.ParamRef) -> str:
+    def _expr_ParamRef(self, node: model.ParamRef) -> str:
         return "p_" + node.param.name
 
-    def expr_LocalRef(self, node: model.LocalRef) -> str:
+    def _expr_LocalRef(self, node: model.LocalRef) -> str:
         return "v_" + node.local.name
 
-    def expr_Loaded(self, node: Loaded) -> str:
+    def _expr_Loaded(self, node: Loaded) -> str:
         return node.name
 
-    def expr_Hoisted(self, node: Hoisted) -> str:
+    def _expr_Hoisted(self, node: Hoisted) -> str:
         code = self.expr(node.value)
         return self.function.hoisted.setdefault(code, self.fresh("h"))
 
-    def expr_FieldRef(self, node: model.FieldRef) -> str:
+    def _expr_FieldRef(self, node: model.FieldRef) -> str:
         item = node.field
         if self.function.in_result:
             return "v_" + item.name
         self.function.fields.add(item.position)
         return f"_s{item.position}"
 
-    def expr_DefinitionRef(self, node: model.DefinitionRef) -> str:
+    def _expr_DefinitionRef(self, node: model.DefinitionRef) -> str:
         name = node.definition.name
         if not node.definition.reads_state:
             return "d_" + name
@@ -154,16 +154,16 @@ class Emitter:
             return f"(_last_{name}[1] if _last_{name}[0] is S else d_{name}(S))"
         return f"d_{name}({state})"
 
-    def expr_FunctionCall(self, node: model.FunctionCall) -> str:
+    def _expr_FunctionCall(self, node: model.FunctionCall) -> str:
         args = [self.expr(arg) for arg in node.args]
         if node.function.reads_state:
             args.insert(0, self.state_for(node.function.body))
         return f"f_{node.function.name}({', '.join(args)})"
 
-    def expr_BuiltinCall(self, node: model.BuiltinCall) -> str:
+    def _expr_BuiltinCall(self, node: model.BuiltinCall) -> str:
         return f"b_{node.builtin.name}({', '.join(self.expr(arg) for arg in node.args)})"
 
-    def expr_After(self, node: model.After) -> str:
+    def _expr_After(self, node: model.After) -> str:
         name = self.fresh("after")
         self.afters.append((name, node))
         args = "".join(f", v_{local.name}" for local in ordered(node.body.locals_used))
@@ -179,18 +179,18 @@ class Emitter:
             return "S"
         return "_new_state(State, (" + "".join(f"v_{f.name}, " for f in self.game.fields) + "))"
 
-    def expr_TupleExpr(self, node: model.TupleExpr | model.ListExpr) -> str:
+    def _expr_TupleExpr(self, node: model.TupleExpr | model.ListExpr) -> str:
         items = [self.expr(item) for item in node.items]
         if len(items) == 1:
             return f"({items[0]},)"
         return "(" + ", ".join(items) + ")"
 
-    expr_ListExpr = expr_TupleExpr
+    _expr_ListExpr = _expr_TupleExpr
 
-    def expr_SetExpr(self, node: model.SetExpr) -> str:
-        return f"_Set({self.expr_TupleExpr(model.TupleExpr(node.items, kind=node.kind, line=node.line, column=node.column))})"
+    def _expr_SetExpr(self, node: model.SetExpr) -> str:
+        return "_Set((" + "".join(self.expr(item) + ", " for item in node.items) + "))"
 
-    def expr_MapExpr(self, node: model.MapExpr) -> str:
+    def _expr_MapExpr(self, node: model.MapExpr) -> str:
         items = ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in node.items)
         return "_Map({" + items + "})"
 
@@ -201,6 +201,7 @@ class Emitter:
         return "(" + ", ".join(self.target(t) for t in target.items) + ",)"
 
     def clauses(self, node: model.Comprehension) -> str:
+        """The `for` and `if` clauses of a comprehension, as Python's."""
         parts = []
         for clause in node.clauses:
             if isinstance(clause, model.ForClause):
@@ -209,7 +210,7 @@ class Emitter:
                 parts.append(f"if {self.expr(clause.condition)}")
         return " ".join(parts)
 
-    def expr_Comprehension(self, node: model.Comprehension) -> str:
+    def _expr_Comprehension(self, node: model.Comprehension) -> str:
         element = self.expr(node.element)
         if node.form == "map":
             assert node.key is not None
@@ -220,11 +221,11 @@ class Emitter:
             return f"_Set([{element} {self.clauses(node)}])"
         return f"_tuple([{element} {self.clauses(node)}])"
 
-    def expr_Unary(self, node: model.Unary) -> str:
+    def _expr_Unary(self, node: model.Unary) -> str:
         operand = self.expr(node.operand)
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
-    def expr_Binary(self, node: model.Binary) -> str:
+    def _expr_Binary(self, node: model.Binary) -> str:
         if node.op == "/":
             integers = self.passes.integer_division and node.left.kind.name == node.right.kind.name == "int"
             return f"{'_divide_integers' if integers else '_divide'}({self.expr(node.left)}, {self.expr(node.right)})"
@@ -253,7 +254,7 @@ class Emitter:
             parts.append(self.expr(link.right) if concat else f" {link.op} {self.expr(link.right)}")
         return parts
 
-    def expr_Compare(self, node: model.Compare) -> str:
+    def _expr_Compare(self, node: model.Compare) -> str:
         if (
             len(node.ops) == 1 and node.ops[0] in ("==", "!=") and _is_empty(node.rest[0])
             and node.first.kind.name in ("list", "tuple")
@@ -269,7 +270,7 @@ class Emitter:
             left_kind = right.kind
         return "(" + " ".join(parts) + ")"
 
-    def expr_Conditional(self, node: model.Conditional) -> str:
+    def _expr_Conditional(self, node: model.Conditional) -> str:
         # `a if c else b if d else e`: Python reads an `else` chain as the file does, so the
         # chain is written without inner brackets (and without recursion).
         parts = []
@@ -279,7 +280,7 @@ class Emitter:
             current = current.otherwise
         return "(" + "".join(parts) + self.expr(current) + ")"
 
-    def expr_Index(self, node: model.Index) -> str:
+    def _expr_Index(self, node: model.Index) -> str:
         target = self.expr(node.target)
         if isinstance(node.index, Position):
             return f"{target}[{self.expr(node.index.position)}]"
@@ -291,14 +292,14 @@ class Emitter:
             if isinstance(node.target, model.FieldRef) and not self.function.in_result:
                 self.function.indexes.add(node.target.field.position)
                 return f"{target}[_i{node.target.field.position}[{index}]]"
-            if _SIMPLE.fullmatch(target):
+            if isinstance(node.target, (model.LocalRef, model.FieldRef)):  # a name: read twice
                 return f"{target}[{target}.index[{index}]]"
             return f"_index({target}, {index})"
         if kind in ("list", "tuple", "map", "string"):
             return f"{target}[{index}]"
         return f"_index({target}, {index})"
 
-    def expr_Slice(self, node: model.Slice) -> str:
+    def _expr_Slice(self, node: model.Slice) -> str:
         bounds = ["" if b is None else self.expr(b) for b in (node.start, node.stop)]
         return f"{self.expr(node.target)}[{bounds[0]}:{bounds[1]}]"
 
@@ -343,6 +344,7 @@ class Emitter:
             self.nested(node.body)
 
     def statement_if(self, node: model.If) -> None:
+        """`if`, `elif`, `else`."""
         for number, (condition, body) in enumerate(node.branches):
             keyword = "if" if number == 0 else "elif"
             self.writer.emit(f"{keyword} {self.expr(condition)}:", condition)
@@ -360,9 +362,18 @@ class Emitter:
     def emit_return(self, node: model.Expr) -> None:
         """`return EXPR`, unrolled into loops where that saves making generators."""
         if not (self.passes.unroll and self.unroller.emit_return(node)):
-            self.writer.emit(f"return {self.expr(node)}", node)
+            self.writer.emit(self.returning(self.expr(node)), node)
+
+    def returning(self, value: str) -> str:
+        """The statement that returns `value` from the rule being written (keeping it first, in a
+        rule whose last answer is remembered)."""
+        remember = self.function.remember
+        if remember is None:
+            return f"return {value}"
+        return f"{remember} = (S, {value}); return {remember}[1]"
 
     def assignment(self, node: model.Assign) -> str:
+        """The Python statement(s), on one line, of an assignment to a field, a local or an item."""
         place = node.place
         name = "v_" + place.root.name
         value = self.expr(node.value)
@@ -381,7 +392,7 @@ class Emitter:
             return f"_cells = [*{name}]; _cells[{at}] = {value}; {name} = _new_state({board[0]}, _cells)"
         # Rebuild from the innermost item outwards: containers are immutable.
         holders = [name]
-        indexes = [self.index_code(i) for i in place.indexes]
+        indexes = [(self.expr(i.position), True) if isinstance(i, Position) else (self.expr(i), False) for i in place.indexes]
         for index, kind in zip(indexes[:-1], place.kinds[:-2]):
             holders.append(self.item(holders[-1], index, kind))
         if node.op is not None:
@@ -390,14 +401,12 @@ class Emitter:
             value = self.put(holder, index, value, kind)
         return f"{name} = {value}"
 
-    def index_code(self, index: model.Expr) -> str:
-        """An index of a place: a flat position is marked `#` for `item` and `put`."""
-        return "#" + self.expr(index.position) if isinstance(index, Position) else self.expr(index)
-
-    def item(self, holder: str, index: str, kind: Kind) -> str:
-        """`holder[index]` for a container of this kind."""
-        if index.startswith("#"):
-            return f"{holder}[{index[1:]}]"
+    def item(self, holder: str, indexed: tuple[str, bool], kind: Kind) -> str:
+        """`holder[index]` for a container of this kind; `indexed`: the index's code, and whether
+        it is a flat position on a board."""
+        index, position = indexed
+        if position:
+            return f"{holder}[{index}]"
         if not self.passes.typed_updates:
             return f"_index({holder}, {index})"
         if kind.name == "grid":
@@ -406,10 +415,11 @@ class Emitter:
             return f"{holder}[{index}]"
         return f"_index({holder}, {index})"
 
-    def put(self, holder: str, index: str, value: str, kind: Kind) -> str:
-        """A copy of `holder` with the item at `index` set to `value`."""
-        if index.startswith("#"):
-            return f"_put_position({holder}, {index[1:]}, {value})"
+    def put(self, holder: str, indexed: tuple[str, bool], value: str, kind: Kind) -> str:
+        """A copy of `holder` with the item at the index set to `value` (see `item`)."""
+        index, position = indexed
+        if position:
+            return f"_put_position({holder}, {index}, {value})"
         if self.passes.typed_updates:
             helper = {"grid": "_put_cell", "list": "_put_item", "tuple": "_put_item", "map": "_put_key"}.get(kind.name)
             if helper is not None:

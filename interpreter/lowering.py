@@ -63,6 +63,7 @@ class Lowering:
 
     # ---- what is known
     def find_loops(self, body: model.Node) -> None:
+        """Every loop of the body that binds one name, with the values it may take."""
         for node in model.walk(body):
             if isinstance(node, (model.ForClause, model.For)) and isinstance(node.target, model.NamePattern):
                 local = node.target.local
@@ -89,15 +90,17 @@ class Lowering:
         """Each use of a loop's local: as a cell of a board, as the collection of another loop
         (with that loop's local), or anything else. (The items `count` counts are no use: it
         counts them whatever they are.)"""
-        counted = {id(node.args[0].element) for node in model.walk(body)
+        counted = {node.args[0].element for node in model.walk(body)
                    if isinstance(node, model.BuiltinCall) and node.builtin.name == "count" and len(node.args) == 1
                    and isinstance(node.args[0], model.Comprehension)}
         for node in model.walk(body):
             for child, role in self.roles(node):
-                if isinstance(child, model.LocalRef) and child.local in self.loops and id(child) not in counted:
+                if isinstance(child, model.LocalRef) and child.local in self.loops and child not in counted:
                     self.uses[child.local].append(role)
 
     def roles(self, node: model.Node) -> Iterable[tuple[model.Node, tuple[str, Any]]]:
+        """Each child of `node` and how `node` uses it: ("cell", board size), ("lines", the
+        local of the loop over it), or ("other", None)."""
         if isinstance(node, model.Index):
             size = self.board_size(node.target)
             yield node.index, ("cell", size) if size is not None else ("other", None)
@@ -114,12 +117,15 @@ class Lowering:
             yield from ((child, ("other", None)) for child in node.children())
 
     def board_size(self, target: model.Expr) -> Size | None:
+        """The size of the board `target` is, when it is a board field of known size."""
         if isinstance(target, model.FieldRef):
             return self.boards.get(target.field)
         return None
 
     # ---- what becomes of each loop
     def choose(self, loop: _Loop) -> None:
+        """Decide what the loop goes over: positions (its cells used only on one board), positions
+        and a table of cells (used otherwise too), lines of positions, or what it did."""
         uses = self.uses.get(loop.local, [])
         if loop.collections is None or not uses or loop.local in self.flat or loop.local in self.lines:
             return
@@ -189,6 +195,7 @@ class Lowering:
 
     # ---- the rewriting
     def change(self, node: model.Node) -> model.Node | None:
+        """The node lowered, or None to look at its children (see `rewrite`)."""
         if isinstance(node, model.BuiltinCall):
             return self.across_line(node)
         if isinstance(node, model.LocalRef) and node.local in self.paired:
@@ -235,6 +242,7 @@ class Lowering:
         return chained
 
     def loop(self, node: model.ForClause | model.For) -> model.Node | None:
+        """A loop over what `choose` decided for it."""
         assert isinstance(node.target, model.NamePattern)
         local = node.target.local
         if local not in self.iterables:

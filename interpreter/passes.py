@@ -12,7 +12,8 @@ the answers stay the same.
 - `hoist_invariants`: a pure call inside a loop whose arguments do not change while the rule
   runs (`other(p)`) is computed once, when the rule starts.
 - `unroll` (`interpreter.unrolling`): `any`, `all`, `count`, `sum` of generators as loops.
-- `typed_updates`: `board[c] = x` written for the kind of `board` (grid, list, map).
+- `typed_updates`: `board[c] = x` written for the kind of `board` (grid, list, map); a board
+  whose size never changes read and changed through its cell table, a constant.
 - `result_helpers`: a rule called from `result` gets the state it was called with, not a state
   made of the fields, when it reads no field assigned so far.
 - `integer_division`: `/` of two integers makes a fraction only when the quotient is not whole.

@@ -194,7 +194,7 @@ class Program:
         """`def NAME(PARAMS):` with the fields it reads bound first, then its hoisted calls;
         `remember`: the global that keeps the last state and answer (of a rule of the state)."""
         emitter, outer = self.emitter, self.writer
-        emitter.function = RuleNeeds()
+        emitter.function = RuleNeeds(remember=remember)
         inner = emitter.writer = type(outer)(1)
         if isinstance(body, model.Block):
             emitter.block(body)
@@ -217,8 +217,6 @@ class Program:
             head.emit("_go_on()")
             head.emit(f"return {fallback}({', '.join(params)})")
             head.dedent()
-        if remember is not None:  # each `return` keeps the answer first
-            inner.lines = [_remembering(line, remember) for line in inner.lines]
         head.extend(inner)
         outer.emit(f"def {name}({', '.join(params)}):", node)
         outer.indent()
@@ -271,6 +269,7 @@ class Program:
 
     # ---- reading
     def heading(self, text: str) -> None:
+        """A comment that heads a part of the source."""
         self.writer.emit(f"# ---- {text}")
 
     def comment(self, node: Any) -> None:
@@ -317,13 +316,13 @@ class _FieldReads:
 
     def __call__(self, body: model.Node) -> frozenset[str]:
         reads: set[str] = set()
-        seen: set[int] = set()
+        seen: set[model.Node] = set()
         pending: list[model.Node] = [body]
         while pending:
             node = pending.pop()
-            if id(node) in seen:
+            if node in seen:
                 continue
-            seen.add(id(node))
+            seen.add(node)
             for part in model.walk(node):
                 if isinstance(part, model.FieldRef):
                     reads.add(part.field.name)
@@ -334,15 +333,6 @@ class _FieldReads:
                 elif isinstance(part, model.FunctionCall) and part.function.reads_state:
                     pending.append(part.function.body)
         return frozenset(reads)
-
-
-def _remembering(line: str, remember: str) -> str:
-    """A line of a rule's body whose `return X` (a line of its own) first keeps X in `remember`."""
-    code = line.lstrip()
-    if not code.startswith("return "):
-        return line
-    indent = line[: len(line) - len(code)]
-    return f"{indent}{remember} = (S, {code.removeprefix('return ')}); return {remember}[1]"
 
 
 def _assigned_locals(body: model.Node) -> frozenset[model.Local]:

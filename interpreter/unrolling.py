@@ -36,7 +36,8 @@ class Unroller:
     def emit_return(self, node: model.Expr) -> bool:
         """Write `return node` as loops, if it is worth it and small enough; whether it was."""
         if node.kind == BOOL and self.has_quantifier(node):
-            write: Exit = lambda: self.decide(node, self.exit("return True"), self.exit("return False"))
+            returning = self.emitter.returning
+            write: Exit = lambda: self.decide(node, self.exit(returning("True")), self.exit(returning("False")))
         elif self.tally(node) is not None:
             write = lambda: self.emit_tally(node)
         else:
@@ -176,4 +177,4 @@ class Unroller:
             w.emit("continue")
 
         self.loops(generator, add, lambda outermost: None)
-        w.emit(f"return {total}", node)
+        w.emit(self.emitter.returning(total), node)
