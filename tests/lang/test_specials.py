@@ -192,3 +192,25 @@ def test_parameters_above_are_used_with_their_overridden_values() -> None:
         "the value given for parameter `rows` is not valid: parameter `total` is declared below `rows` (line 2); "
         "a parameter's value can use only the parameters above it"
     )
+
+
+# ---- rules that must not read the state ----------------------------------------------------------
+
+
+def test_special_rules_that_read_the_state_are_check_errors_reported_with_the_others() -> None:
+    text = GAME + "def move_name(m) = str(m + n)\nsymmetries = dihedral(2) if n == 0 else []\nz = unknown\n"
+    assert check_errors(text) == [
+        ("`move_name` must not read the state: it names a move on its own", 12, 5),
+        ("`symmetries` must not depend on the state", 13, 1),
+        ("unknown name `unknown`", 14, 5),
+    ]
+
+
+def test_symmetries_for_another_board_size_are_a_check_error_when_the_sizes_are_parameters() -> None:
+    text = GAME.replace("    n = 0\n", "    n = 0\n    board = grid(size, size, empty)\n") + "param size = 3\nsymmetries = SYMMETRIES\n"
+    for other in ("dihedral(4)", "mirror(size, 2)"):
+        assert check_errors(text.replace("SYMMETRIES", other)) == [
+            ("a symmetry must map the 3x3 board's cells onto themselves", 14, 1),
+        ]
+    game = gdl.loads(text.replace("SYMMETRIES", "dihedral(size)"), size=5)  # the same size: fine
+    assert game.has_symmetries
