@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 Number = int | float | Fraction
 Bound = Literal["exact", "upper", "lower"]
+NodeKind = Literal["max", "min", "chance", "leaf"]
 
 
 class SearchError(Exception):
@@ -49,7 +50,7 @@ class TraceNode:
     move: Hashable | None
     state: Any
     player: str | None
-    kind: Literal["max", "min", "chance", "leaf"]
+    kind: NodeKind
     depth: int
     alpha: Number | None
     beta: Number | None
