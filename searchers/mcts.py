@@ -19,7 +19,9 @@ mover's best payoff; of equals, the first in move order) or, at a chance node, t
 average.  It is proven at once when one proven child gives the mover the highest payoff
 and that settles the others' payoffs (``PayoffReader.decisive``: two players with a
 constant sum, or more with every other at the lowest): the MCTS-solver's "a winning move
-wins".  A game that declares no ``payoff_bounds`` is proven only by its whole subtree.
+wins"; when it does not settle them, once the moves before that child are proven too
+(max^n takes the first of equals).  A game that declares no ``payoff_bounds`` is proven
+only by its whole subtree, which random sampling rarely completes beyond small games.
 Proven children are not searched again: their value counts as certain.  Evaluations never
 prove anything.  The search stops early once the root is proven.
 """
@@ -51,7 +53,8 @@ class _Node:
     __slots__ = ("state", "mover", "moves", "children", "untried", "visits", "totals",
                  "proven", "fixed", "probabilities")
 
-    def __init__(self, state: State, players: int) -> None:
+    @typeguard_ignore
+    def __init__(self, state, players):
         self.state = state
         self.mover: int | None = None  # the index of the player to move, CHANCE, or None at a leaf
         self.moves: list = []  # the moves, or a chance node's outcomes
@@ -129,6 +132,7 @@ class _Uct:
         self.is_chance = game.is_chance if has_chance(game) else None
         self.decisive = self.payoffs.decisive()
         bounds = self.payoffs.bounds
+        self.highest = None if bounds is None else bounds[1]
         self.declared_scale = bounds is not None
         # The payoffs' range for scaling: declared, or the lowest and highest seen so far.
         self.low, self.high = (float(bounds[0]), float(bounds[1])) if bounds else (math.inf, -math.inf)
@@ -233,16 +237,17 @@ class _Uct:
     def select(self, node):
         """The child with the highest upper confidence bound for the player to move; a proven
         child counts with its proven payoff and no exploration bonus."""
-        me, low, high = node.mover, self.low, self.high
+        me, low, high, sqrt = node.mover, self.low, self.high, math.sqrt
         scale = 1.0 / (high - low) if high > low else 0.0
-        bonus = self.exploration * math.sqrt(math.log(node.visits))
+        bonus = self.exploration * sqrt(math.log(node.visits))
         best = best_score = None
         for child in node.children:
-            if child.proven is not None:
-                score = (float(child.proven[me]) - low) * scale
-            else:
+            proven = child.proven
+            if proven is None:
                 visits = child.visits
-                score = (child.totals[me] / visits - low) * scale + bonus / math.sqrt(visits)
+                score = (child.totals[me] / visits - low) * scale + bonus / sqrt(visits)
+            else:
+                score = (float(proven[me]) - low) * scale
             if best is None or score > best_score:
                 best, best_score = child, score
         return best
@@ -320,6 +325,16 @@ class _Uct:
         if self.decisive is not None and child.proven[me] >= self.decisive:
             node.proven = child.proven
             return True
+        if self.highest is not None:
+            # No move gives the mover more than the highest payoff; of those giving it that
+            # much, the first in move order is max^n's choice, once every move before it is
+            # proven.
+            for other in children:
+                if other is None or other.proven is None:
+                    break
+                if other.proven[me] >= self.highest:
+                    node.proven = other.proven
+                    return True
         if node.untried or any(c.proven is None for c in children):
             return False
         node.proven = max((c.proven for c in children), key=lambda v: v[me])  # the first of equals
@@ -349,7 +364,7 @@ class _Uct:
             return -1
         return max(candidates, key=lambda k: (children[k].visits, self.mean(children[k])[me], -k))
 
-    def mean(self, node: _Node) -> tuple[float, ...]:
+    def mean(self, node: _Node) -> PayoffVector:
         """The node's mean payoffs (its proven payoffs once proven)."""
         if node.proven is not None:
             return tuple(node.proven)
