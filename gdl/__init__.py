@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from gdl.checker import check
 from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
-from gdl.parser import parse, parse_value
+from gdl.limits import room_for_nesting
+from gdl.parser import nesting_guard, parse, parse_value
 
 if TYPE_CHECKING:
     from interpreter.game import BaseGame
@@ -27,15 +28,19 @@ __all__ = [
 
 def check_text(text: str, name: str = "<string>", params: Mapping[str, Any] | None = None) -> CheckedGame:
     """Parse and check a game's text; raise a GdlError describing every mistake."""
-    program = parse(text, name)
-    return check(program, Source(name, text), params or {})
+    source = Source(name, text)
+    program = parse(source.text, name)
+    with room_for_nesting(), nesting_guard(program, source):
+        return check(program, source, params or {})
 
 
 def build(text: str, name: str = "<string>", params: Mapping[str, Any] | None = None) -> "BaseGame":
     """Parse, check and compile a game's text into a game object."""
     from interpreter import build as build_game  # the interpreter depends on gdl, not the reverse
 
-    return build_game(check_text(text, name, params))
+    checked = check_text(text, name, params)
+    with nesting_guard(checked.program, checked.source):
+        return build_game(checked)
 
 
 def loads(text: str, /, **params: Any) -> "BaseGame":
@@ -47,7 +52,24 @@ def load(path: str | Path, /, **params: Any) -> "BaseGame":
     """The game in the file at `path`, with parameters overridden by keyword (`rows=5`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise GdlError(f"cannot read the game file: {error.strerror}", file=str(path)) from None
-    return build(text, str(path), params)
+    return build(decode(data, str(path)), str(path), params)
+
+
+def decode(data: bytes, name: str) -> str:
+    """The text of a game file's bytes, read as UTF-8 with any line ends (`\r\n`, `\r`)
+    as `\n`; bytes that are not UTF-8 are a syntax error at the first of them."""
+    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line_end = data.find(b"\n", error.start)
+        line_text = data[line_start: line_end if line_end >= 0 else len(data)].decode("utf-8", "replace")
+        column = len(data[line_start: error.start].decode("utf-8")) + 1
+        raise GdlSyntaxError(
+            f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} cannot be read here",
+            file=name, line=data.count(b"\n", 0, error.start) + 1, column=column, source_line=line_text,
+        ) from None

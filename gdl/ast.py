@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Union
+from typing import Iterator, Union
 
 
 @dataclass(frozen=True)
@@ -341,3 +341,50 @@ class Program(Node):
     """A whole game file."""
 
     declarations: tuple[Declaration, ...]
+
+
+# ---- walking the tree -------------------------------------------------------------
+
+
+def children(node: Node) -> list[Node]:
+    """The nodes directly below `node`, in the order of its fields."""
+    found: list[Node] = []
+    pending: list[object] = [getattr(node, name) for name in reversed(node.__dataclass_fields__) if name not in ("line", "column")]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Node):
+            found.append(value)
+        elif isinstance(value, tuple):
+            pending.extend(reversed(value))
+    return found
+
+
+def walk(node: Node) -> list[Node]:
+    """`node` and every node below it, parents before their children (without recursion, so
+    that any depth of nesting can be walked)."""
+    nodes: list[Node] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        nodes.append(current)
+        pending.extend(reversed(children(current)))
+    return nodes
+
+
+def _with_depths(node: Node) -> Iterator[tuple[Node, int]]:
+    """Every node below `node` and how deep it is, parents first (without recursion)."""
+    pending = [(node, 0)]
+    while pending:
+        current, depth = pending.pop()
+        yield current, depth
+        pending.extend((child, depth + 1) for child in reversed(children(current)))
+
+
+def too_deep(node: Node, limit: int) -> Node | None:
+    """The first node nested more than `limit` levels below `node`, or None."""
+    return next((found for found, depth in _with_depths(node) if depth > limit), None)
+
+
+def deepest(node: Node) -> Node:
+    """The node nested deepest below `node` (the first of them)."""
+    return max(_with_depths(node), key=lambda pair: pair[1])[0]

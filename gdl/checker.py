@@ -13,27 +13,15 @@ from typing import Iterator, Mapping
 from gdl import ast
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.model import CheckedGame
-from gdl.params import bad_item, override_fits, value_to_expr
+from gdl.params import bad_item, override_expr, override_fits
+from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake
+from gdl.tree_table import tree_mistakes
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, Source
 from gdl.kinds import (
     ANY, BOOL, INT, LIST, NUMBER, PLAYER, STRING, SYMBOL, TUPLE, Kind,
     comparable, describe, element, fits, is_known, join, list_of, map_of, tuple_of,
 )
 
-# Definitions with a meaning to the game, and the kind each must have.
-SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
-    "to_move": (SYMBOL, "the player whose turn it is"),
-    "moves": (LIST, "the list of legal moves"),
-    "terminal": (BOOL, "whether the game is over"),
-    "utility": (NUMBER, "the first player's score in a terminal state"),
-    "evaluation": (NUMBER, "the first player's heuristic score"),
-    "display": (STRING, "the state drawn as text"),
-    "outcomes": (LIST, "the list of (outcome, probability) pairs of a chance node"),
-    "symmetries": (LIST, "the list of cell maps under which the game is unchanged"),
-    "repetition": (NUMBER, "the first player's score when a position repeats"),
-}
-SPECIAL_FUNCTIONS: dict[str, tuple[int, Kind]] = {"move_name": (1, STRING)}
-REQUIRED = ("to_move", "moves", "terminal", "utility")
 KEYWORDS = frozenset(
     "game players symbols param state def result tree let if elif else for in while return "
     "and or not true false".split()
@@ -193,19 +181,32 @@ class _Checker:
             self.error(start, "a game needs a `state:` block listing its fields and their initial values")
         if self.result is None:
             self.error(start, "a game needs a `result(move):` block saying how a move changes the state")
-        for name in REQUIRED:
-            # A function of that name is reported by check_specials.
-            if name not in self.definitions and name not in self.functions:
-                self.error(start, f"a game needs `{name} = ...`: {SPECIAL_DEFINITIONS[name][1]}")
+
+    def check_missing(self) -> None:
+        """Special names missing or misspelled (once every use of a name is known)."""
+        if self.tree is not None:
+            return
+        used = set().union(*self.deps.values())
+        for node, message in missing_specials(self.definitions, self.functions, used):
+            self.error(node if node is not None else ast.Name("", line=1, column=1), message)
+
+    def check_to_move(self) -> bool:
+        """Report the symbols `to_move` gives that are no player; whether every value it gives
+        is known to be a player (or `chance`)."""
+        definition = self.definitions.get("to_move")
+        if definition is None or not self.players:
+            return True  # reported as missing
+        symbols = {id(n): n.id for n in ast.walk(definition.value) if isinstance(n, ast.Name) and self.refers.get(id(n)) == "symbol"}
+        movers = Movers(self.players, "outcomes" in self.definitions, symbols, self.kinds)
+        for node, message in movers.mistakes(definition.value):
+            self.error(node, message)
+        return movers.proven
 
     # ---- parameters and their overrides
     def check_params(self) -> dict[str, ast.Expr]:
         values: dict[str, ast.Expr] = {}
         for name, value in self.raw_overrides.items():
-            if isinstance(value, ast.Node):
-                self.overrides[name] = value  # type: ignore[assignment]
-            else:
-                self.overrides[name] = value_to_expr(value, frozenset(self.symbols))
+            self.overrides[name] = override_expr(value, frozenset(self.symbols))
             if name not in self.params:
                 known = ", ".join(self.params) or "none"
                 raise GdlParamError(
@@ -244,6 +245,18 @@ class _Checker:
                 values[name] = param.default
             self.param_kinds[name] = kind
         return values
+
+    def check_param_order(self, use: ast.Name, owner: str) -> None:
+        """Parameters are set one after the other, in the order of the file: a default (or a
+        value given for one) can use only the parameters above it."""
+        order = list(self.params)
+        if order.index(use.id) < order.index(owner):
+            return
+        if use.id == owner:
+            self.error(use, f"the value of parameter `{owner}` cannot use `{owner}` itself")
+        else:
+            below = self.params[use.id].line
+            self.error(use, f"parameter `{use.id}` is declared below `{owner}` (line {below}); a parameter's value can use only the parameters above it")
 
     def source_text(self, node: ast.Node) -> str:
         line = self.source.line(node.line) or ""
@@ -303,7 +316,9 @@ class _Checker:
                     self.definitions[name].value,
                     f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}",
                 )
-        for name, (arity, expected) in SPECIAL_FUNCTIONS.items():
+            elif name == "outcomes" and probability_mistake(kind):
+                self.error(self.definitions[name].value, probability_mistake(kind) or "")
+        for name, (arity, expected, _) in SPECIAL_FUNCTIONS.items():
             if name in self.definitions:
                 self.error(self.definitions[name], f"`{name}` must be a function of the move: `def {name}(m) = ...`")
             function = self.functions.get(name)
@@ -375,6 +390,7 @@ class _Checker:
         for index in place.indexes:
             index_kind = self.infer(index, scope, where)
             kind = self.index_kind(kind, index_kind, index, place)
+        self.kinds[id(place)] = kind
         if statement.op is not None:
             if statement.op == "+" and kind.name in ("string", "list", "tuple"):
                 pass
@@ -515,6 +531,8 @@ class _Checker:
         if what == "parameter":
             self.refers[id(expr)] = "param"
             self.depend(where, name)
+            if where.owner in self.params:
+                self.check_param_order(expr, where.owner)
             return self.param_kinds.get(name, ANY)
         if what == "definition":
             self.refers[id(expr)] = "definition"
@@ -697,46 +715,9 @@ class _Checker:
         return frozenset(state_dependent), tuple(order)
 
     def check_tree(self) -> None:
-        if self.tree is None:
-            return
-        parents: dict[str, ast.TreeRow] = {}
-        children: dict[str, bool] = {}  # each child's name -> whether it was named automatically
-        automatic = "a leaf without a name is called after its parent and position"
-        for row in self.tree.rows:
-            if row.parent in parents:
-                self.error(row, f"node `{row.parent}` has two rows (first at line {parents[row.parent].line})")
-            parents[row.parent] = row
-            for position, child in enumerate(row.children, start=1):
-                name = child.name if child.name is not None else f"{row.parent}{position}"
-                if name in children:
-                    if child.name is None or children[name]:
-                        self.error(child, f"two nodes are called `{name}` ({automatic}); rename the other node")
-                    else:
-                        self.error(child, f"node `{name}` appears twice as a child; each node has one parent")
-                children[name] = child.name is None
-        for row in self.tree.rows:
-            for position, child in enumerate(row.children, start=1):
-                if child.value is None and child.name not in parents:
-                    self.error(child, f"node `{child.name}` has no row of its own: give it children (`{child.name} -> ...`) or a value")
-                elif child.value is not None:
-                    name = child.name if child.name is not None else f"{row.parent}{position}"
-                    if name in parents:
-                        also = f" ({automatic})" if child.name is None else ""
-                        self.error(child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both")
-        roots = [name for name in parents if name not in children]
-        if len(roots) != 1:
-            self.error(self.tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}")
-            return
-        reached, pending = set(roots), list(roots)
-        while pending:
-            row = parents.get(pending.pop())
-            for child in row.children if row is not None else ():
-                if child.name is not None and child.name not in reached:
-                    reached.add(child.name)
-                    pending.append(child.name)
-        for name, row in parents.items():
-            if name not in reached:
-                self.error(row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)")
+        if self.tree is not None:
+            for node, message in tree_mistakes(self.tree):
+                self.error(node, message)
 
     def run(self) -> CheckedGame:
         self.collect()
@@ -750,7 +731,9 @@ class _Checker:
         self.check_specials()
         self.check_result()
         self.check_tree()
+        to_move_proven = self.check_to_move()
         state_dependent, order = self.dependencies()
+        self.check_missing()
         if self.errors:
             raise GdlCheckError(self.errors)
         return CheckedGame(
@@ -758,7 +741,7 @@ class _Checker:
             players=self.players, symbols=tuple(self.symbols), params=params,
             fields=tuple(self.fields.values()), definitions=self.definitions, functions=self.functions,
             result=self.result, tree=self.tree, state_dependent=state_dependent,
-            constant_order=order, kinds=self.kinds, refers=self.refers,
+            constant_order=order, kinds=self.kinds, refers=self.refers, to_move_proven=to_move_proven,
         )
 
 

@@ -90,13 +90,23 @@ class GdlRuntimeError(GdlError):
         return text
 
 
+BYTE_ORDER_MARK = "\ufeff"
+"""What some editors write at the start of a UTF-8 file; it is not part of the game."""
+
+
 class Source:
-    """A game file's name and text, to quote lines in messages."""
+    """A game file's name and text, to quote lines in messages.
+
+    Lines are counted as the parser counts them: only `\n` ends a line (a form feed, U+2028 and
+    the like do not), and a byte-order mark at the start is dropped.
+    """
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
-        self.text = text
-        self.lines = text.splitlines()
+        self.text = text.removeprefix(BYTE_ORDER_MARK)
+        self.lines = self.text.split("\n")
+        if self.lines[-1] == "":
+            self.lines.pop()  # the text ends with a newline: no line follows it
 
     def line(self, number: int) -> str | None:
         """The text of a 1-based line, or None past the end."""

@@ -28,6 +28,9 @@ class CheckedGame:
     constant_order: tuple[str, ...]
     kinds: dict[int, Kind] = field(repr=False)
     refers: dict[int, str] = field(repr=False)
+    to_move_proven: bool = False
+    """Whether the checker knows every value of `to_move` to be a player (or `chance`); when
+    not, the interpreter checks each value as the game runs."""
 
     def kind_of(self, node: ast.Node) -> Kind:
         """The kind the checker inferred for an expression."""

@@ -3,10 +3,13 @@ a parameter's default."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+from typing import Iterator, TypeVar
 
 from gdl import ast
 from gdl.errors import GdlParamError
+from gdl.limits import MAX_DIGITS, MAX_ITEMS, MAX_NESTING
 from gdl.kinds import Kind, element, fits
 
 
@@ -29,21 +32,83 @@ def bad_item(given: Kind, default: Kind) -> Kind | None:
     return next((item for item in items if not fits(item, wanted)), None)
 
 
+def override_expr(value: object, symbols: frozenset[str]) -> ast.Expr:
+    """A parameter override as an expression: a node (parsed from the command line by
+    `parse_value`) as it is, any other value through `value_to_expr`."""
+    if isinstance(value, ast.Node):
+        if ast.too_deep(value, MAX_NESTING) is not None:
+            raise GdlParamError(f"a parameter value may nest at most {MAX_NESTING} levels deep")
+        return value  # type: ignore[return-value]
+    return value_to_expr(value, symbols)
+
+
 def value_to_expr(value: object, symbols: frozenset[str] = frozenset()) -> ast.Expr:
-    """A Python value given as a parameter (`rows=5`, `piles=(3, 4)`), as a literal expression."""
-    at = {"line": 1, "column": 1}
+    """A Python value given as a parameter (`rows=5`, `piles=(3, 4)`), as a literal expression.
+
+    The value is copied into plain built-in values first: a subclass of int, str, tuple... keeps
+    its number, text or items and loses its methods, so nothing of it (`__repr__`, `__eq__`,
+    `__iter__`) runs later. Sizes are checked as the language checks them in a file.
+    """
+    return _literal(value, symbols, 0)
+
+
+_TOO_MANY_DIGITS = 10 ** MAX_DIGITS
+_AT = {"line": 1, "column": 1}
+
+
+def _literal(value: object, symbols: frozenset[str], depth: int) -> ast.Expr:
+    if depth > MAX_NESTING:
+        raise GdlParamError(f"a parameter value may nest at most {MAX_NESTING} levels deep")
     if isinstance(value, bool):
-        return ast.Boolean(value, **at)
-    if isinstance(value, (int, Fraction)):
-        return ast.Number(value, **at)
+        return ast.Boolean(value is True, **_AT)
+    if isinstance(value, int):
+        return ast.Number(_plain_int(value), **_AT)
+    if isinstance(value, Fraction):
+        return ast.Number(_plain_fraction(value), **_AT)
     if isinstance(value, float):
-        return ast.Number(Fraction(value).limit_denominator(10**9), **at)
+        number = float.__float__(value)
+        if not math.isfinite(number):
+            raise GdlParamError(f"a parameter must be a finite number, not {number}")
+        return ast.Number(Fraction(number).limit_denominator(10**9), **_AT)
     if isinstance(value, str):
-        return ast.Name(value, **at) if value in symbols else ast.String(value, **at)
+        text = _sized(str.__str__(value), str.__len__(value))
+        return ast.Name(text, **_AT) if text in symbols else ast.String(text, **_AT)
     if isinstance(value, tuple):
-        return ast.TupleExpr(tuple(value_to_expr(v, symbols) for v in value), **at)
+        return ast.TupleExpr(_items(tuple.__iter__(value), tuple.__len__(value), symbols, depth), **_AT)
     if isinstance(value, list):
-        return ast.ListExpr(tuple(value_to_expr(v, symbols) for v in value), **at)
+        return ast.ListExpr(_items(list.__iter__(value), list.__len__(value), symbols, depth), **_AT)
     if isinstance(value, dict):
-        return ast.MapExpr(tuple((value_to_expr(k, symbols), value_to_expr(v, symbols)) for k, v in value.items()), **at)
-    raise GdlParamError(f"a parameter cannot be set to the Python value {value!r}")
+        _sized(value, dict.__len__(value))
+        pairs = tuple((_literal(k, symbols, depth + 1), _literal(v, symbols, depth + 1)) for k, v in dict.items(value))
+        return ast.MapExpr(pairs, **_AT)
+    # Nothing of an unknown value runs, not even its repr: only its type is named.
+    shown = "None" if value is None else f"of type {type(value).__name__}"
+    raise GdlParamError(f"a parameter cannot be set to the Python value {shown}")
+
+
+def _plain_int(value: int) -> int:
+    number = int.__int__(value)
+    if not -_TOO_MANY_DIGITS < number < _TOO_MANY_DIGITS:
+        raise GdlParamError(f"a number given as a parameter may have at most {MAX_DIGITS} digits")
+    return number
+
+
+def _plain_fraction(value: Fraction) -> Fraction:
+    parts = (Fraction.numerator.fget(value), Fraction.denominator.fget(value))  # type: ignore[attr-defined]
+    if not all(isinstance(part, int) for part in parts) or parts[1] == 0:
+        raise GdlParamError("a fraction given as a parameter must have integer parts and a denominator other than 0")
+    return Fraction(_plain_int(parts[0]), _plain_int(parts[1]))
+
+
+def _items(items: Iterator[object], size: int, symbols: frozenset[str], depth: int) -> tuple[ast.Expr, ...]:
+    _sized(items, size)
+    return tuple(_literal(item, symbols, depth + 1) for item in items)
+
+
+_Sized = TypeVar("_Sized")
+
+
+def _sized(value: _Sized, size: int) -> _Sized:
+    if size > MAX_ITEMS:
+        raise GdlParamError(f"a parameter value may have at most {MAX_ITEMS:,} items")
+    return value

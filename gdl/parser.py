@@ -2,35 +2,30 @@
 
 from __future__ import annotations
 
-import ast as python_ast
+import re
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from gdl import ast
 from gdl.errors import GdlSyntaxError, Source
+from gdl.limits import MAX_DIGITS, MAX_NESTING
 from gdl.syntax_errors import syntax_error
 
 
-class _IndentationError(Exception):
-    """An indentation that matches no enclosing block (raised from inside the lexer)."""
+class _Mistake(Exception):
+    """A mistake found while lexing or building the tree (a bad escape, a bad dedent...), with
+    where it is; `parse` turns it into a GdlSyntaxError."""
 
-    def __init__(self, line: int, column: int) -> None:
-        super().__init__(line, column)
-        self.line = line
-        self.column = column
-
-
-class _TooLong(Exception):
-    """A number literal longer than any game needs (and than Python reads by default)."""
-
-    def __init__(self, line: int, column: int) -> None:
-        super().__init__(line, column)
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message, line, column)
+        self.message = message
         self.line = line
         self.column = column
 
@@ -60,7 +55,7 @@ class _GdlIndenter(Indenter):
             self.indent_level.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_text, token)
         if indent != self.indent_level[-1]:
-            raise _IndentationError(token.end_line or 1, indent + 1)
+            raise _Mistake("this line's indentation matches no enclosing block", token.end_line or 1, indent + 1)
 
 
 @lru_cache(maxsize=1)
@@ -86,7 +81,48 @@ def _token_at(token: Token) -> dict[str, int]:
 
 
 def _number_value(digits: Token) -> int | Fraction:
+    if len(digits) > MAX_DIGITS:
+        raise _Mistake(f"this number has more than {MAX_DIGITS} digits", digits.line or 1, digits.column or 1)
     return Fraction(str(digits)) if digits.type == "DECIMAL" else int(digits)
+
+
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_ESCAPES_TEXT = r'\" \\ \n \t \r \xHH \uHHHH \UHHHHHHHH'
+"""The escapes a string may hold, as the messages list them."""
+
+
+def _string_value(token: Token) -> str:
+    """The text of a string literal, its escapes decoded; a bad escape or a control character
+    is a mistake at its own column (a string is on one line)."""
+    body = str(token)[1:-1]
+    line, first = token.line or 1, (token.column or 1) + 1
+
+    control = _CONTROL.search(body)
+    if control is not None:
+        code = f"{ord(control.group()):02x}"
+        raise _Mistake(
+            f"a string cannot hold the control character U+{code.upper():0>4}; write it as an escape (`\\x{code}`)",
+            line, first + control.start(),
+        )
+
+    def decode(match: re.Match[str]) -> str:
+        escape = match.group(1)
+        if escape in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[escape]
+        where = (line, first + match.start())
+        if escape[0] in _HEX_ESCAPES and len(escape) > 1:
+            code = int(escape[1:], 16)
+            if code > 0x10FFFF:
+                raise _Mistake(f"`\\{escape}` is not a character (Unicode goes up to 10FFFF)", *where)
+            return chr(code)
+        if escape in _HEX_ESCAPES:
+            raise _Mistake(f"`\\{escape}` needs exactly {_HEX_ESCAPES[escape]} hexadecimal digits, as in `\\{escape}{'0' * (_HEX_ESCAPES[escape] - 2)}41`", *where)
+        raise _Mistake(f"`\\{escape}` is not an escape; a string knows {_ESCAPES_TEXT} (`\\\\` for a backslash)", *where)
+
+    return _ESCAPE.sub(decode, body)
 
 
 def _binary(op: str) -> Any:
@@ -97,8 +133,9 @@ def _binary(op: str) -> Any:
 
 
 @v_args(meta=True, inline=True)
-class _ToAst(Transformer):
-    """Turns Lark's parse tree into `gdl.ast` nodes; one method a grammar alias."""
+class _ToAst(Transformer_NonRecursive):
+    """Turns Lark's parse tree into `gdl.ast` nodes; one method a grammar alias (without
+    recursion, so that deep nesting reaches the nesting check instead of Python's limit)."""
 
     # ---- declarations
     def start(self, meta: Any, *declarations: ast.Declaration) -> ast.Program:
@@ -108,7 +145,7 @@ class _ToAst(Transformer):
         return expr
 
     def game_name(self, meta: Any, title: Token) -> ast.GameName:
-        return ast.GameName(python_ast.literal_eval(title), **_at(meta))
+        return ast.GameName(_string_value(title), **_at(meta))
 
     def players(self, meta: Any, names: tuple[str, ...]) -> ast.Players:
         return ast.Players(names, **_at(meta))
@@ -252,15 +289,12 @@ class _ToAst(Transformer):
         return items
 
     def number(self, meta: Any, digits: Token) -> ast.Number:
-        if len(digits) > 4000:
-            raise _TooLong(meta.line, meta.column)
-        return ast.Number(int(digits), **_at(meta))
+        return ast.Number(_number_value(digits), **_at(meta))
 
-    def decimal(self, meta: Any, digits: Token) -> ast.Number:
-        return ast.Number(Fraction(str(digits)), **_at(meta))
+    decimal = number
 
     def string(self, meta: Any, text: Token) -> ast.String:
-        return ast.String(python_ast.literal_eval(text), **_at(meta))
+        return ast.String(_string_value(text), **_at(meta))
 
     def true(self, meta: Any) -> ast.Boolean:
         return ast.Boolean(True, **_at(meta))
@@ -308,33 +342,63 @@ class _ToAst(Transformer):
 def parse(text: str, name: str = "<game>") -> ast.Program:
     """Parse the text of a game file; raise GdlSyntaxError with a located, friendly message."""
     source = Source(name, text)
-    if not text.endswith("\n"):
-        text += "\n"
+    text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
-        tree = _parser().parse(text, start="start")
-    except _IndentationError as error:
-        raise source.error(
-            GdlSyntaxError,
-            "this line's indentation matches no enclosing block",
-            error.line,
-            error.column,
-        ) from None
+        program = _ToAst().transform(_parser().parse(text, start="start"))
+    except _Mistake as error:
+        raise source.error(GdlSyntaxError, error.message, error.line, error.column) from None
     except UnexpectedInput as error:
         raise syntax_error(error, text, source, _parser()) from None
-    try:
-        return _ToAst().transform(tree)
     except VisitError as error:
-        if isinstance(error.orig_exc, _TooLong):
-            where = error.orig_exc
-            raise source.error(GdlSyntaxError, "this number has more than 4000 digits", where.line, where.column) from None
-        raise error.orig_exc from None  # a transformer bug, not a user mistake
+        raise _located(error, source) from None
+    check_nesting(program, source)
+    return program
 
 
 def parse_value(text: str, name: str = "<parameter>") -> ast.Expr:
     """Parse a parameter value written as in the language, such as `5` or `(3, 4, 5)`."""
-    source = Source(name, text)
+    source = Source(name, text.strip())
     try:
-        tree = _parser().parse(text.strip() + "\n", start="value")
-    except (UnexpectedInput, _IndentationError):
+        value: ast.Expr = _ToAst().transform(_parser().parse(source.text + "\n", start="value"))
+    except (UnexpectedInput, _Mistake):
         raise source.error(GdlSyntaxError, f"`{text}` is not a value written as in the language (e.g. 5, true, (3, 4, 5))", 1, 1) from None
-    return _ToAst().transform(tree)
+    except VisitError as error:
+        raise _located(error, source) from None
+    check_nesting(value, source)
+    return value
+
+
+def _located(error: VisitError, source: Source) -> Exception:
+    """The syntax error a mistake found while building the tree stands for."""
+    mistake = error.orig_exc
+    if isinstance(mistake, _Mistake):
+        return source.error(GdlSyntaxError, mistake.message, mistake.line, mistake.column)
+    return mistake  # a bug of the transformer, not a user mistake
+
+
+def check_nesting(node: ast.Node, source: Source) -> None:
+    """Refuse a tree nested deeper than the language allows, at its first node too deep."""
+    deep = ast.too_deep(node, MAX_NESTING)
+    if deep is not None:
+        raise source.error(
+            GdlSyntaxError,
+            f"this is nested more than {MAX_NESTING} levels deep (each operator, call, bracket and "
+            f"block is one level): give parts of it names of their own",
+            deep.line, deep.column,
+        )
+
+
+@contextmanager
+def nesting_guard(program: ast.Node, source: Source) -> Iterator[None]:
+    """Python's RecursionError, should checking or compiling the tree meet one, as a syntax
+    error at the tree's deepest node."""
+    try:
+        yield
+    except RecursionError:
+        node = ast.deepest(program)
+        raise source.error(
+            GdlSyntaxError,
+            f"this is nested too deeply to check and compile (the language allows {MAX_NESTING} levels): "
+            f"give parts of it names of their own",
+            node.line, node.column,
+        ) from None

@@ -3,17 +3,20 @@
 Every definition becomes a Python function of the state (a tuple of field values), every
 constant a value computed once. Names from the file are prefixed (`v_`, `d_`, `f_`, `p_`,
 `s_`, `b_`) so that no name in a game file can reach anything but its own rules and the
-built-ins of `interpreter.runtime`; literals are written with `repr`. The compiled code runs
-with an empty `__builtins__`.
+built-ins of `interpreter.runtime`. Only values that are exactly `int`, `bool` or `str` are
+written as literals (with `repr`); any other value (a fraction, a subclass from Python) enters
+the code as data, through the constants table, never as text. The compiled code runs with an
+empty `__builtins__`.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from gdl import ast
+from gdl.errors import GdlError
 from gdl.model import CheckedGame
 from gdl.kinds import Kind
 
@@ -59,27 +62,40 @@ _HOISTABLE = frozenset({
 })
 
 
-def _children(node: ast.Node) -> list[ast.Node]:
-    found: list[ast.Node] = []
+# What the compiler writes into the code from the tree besides literals: names (checked
+# against the grammar's NAME) and operators (checked against the grammar's).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_FIELDS = frozenset({"id", "function", "name", "params", "names", "parent"})
+_OPERATORS: dict[tuple[type, str], frozenset[str | None]] = {
+    (ast.Unary, "op"): frozenset({"-", "not"}),
+    (ast.Binary, "op"): frozenset({"+", "-", "*", "/", "//", "%", "**", "and", "or"}),
+    (ast.Assign, "op"): frozenset({"+", "-", "*", None}),
+    (ast.Compare, "ops"): frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"}),
+    (ast.Comprehension, "kind"): frozenset({"list", "map", "generator"}),
+}
 
-    def collect(value: Any) -> None:
-        if isinstance(value, ast.Node):
-            found.append(value)
-        elif isinstance(value, tuple):
-            for item in value:
-                collect(item)
-
-    for name in node.__dataclass_fields__:
-        if name not in ("line", "column"):
-            collect(getattr(node, name))
-    return found
+# Operators whose chains `a + b - c` Python reads from the left as the file does: written
+# without inner brackets, so a long chain does not meet Python's limit on nested brackets.
+_CHAINS = {"+": "sum", "-": "sum", "*": "product", "//": "product", "%": "product", "and": "and", "or": "or"}
+_NUMERIC = frozenset({"int", "number"})
 
 
-def _walk(node: ast.Node) -> list[ast.Node]:
-    nodes = [node]
-    for child in _children(node):
-        nodes.extend(_walk(child))
-    return nodes
+def _checked_text(game: CheckedGame) -> None:
+    """Refuse a tree whose names or operators are not the grammar's (a tree made by hand in
+    Python): they are written into the code as text."""
+    roots: list[ast.Node] = [game.program, *game.params.values()]
+    for node in (n for root in roots for n in ast.walk(root)):
+        for name in node.__dataclass_fields__:
+            value = getattr(node, name)
+            texts = value if isinstance(value, tuple) else (value,)
+            if name in _NAME_FIELDS:
+                bad = [t for t in texts if type(t) is not str or not _NAME.fullmatch(t)]
+            elif (type(node), name) in _OPERATORS:
+                bad = [t for t in texts if not (t is None or type(t) is str) or t not in _OPERATORS[type(node), name]]
+            else:
+                continue
+            if bad:
+                raise game.source.error(GdlError, f"{bad[0]!r} is not a name or operator of the language", node.line, node.column)
 
 
 class _Compiler:
@@ -93,11 +109,12 @@ class _Compiler:
         self.hoisting = True
         self.grid_fields: set[str] = set()
         self.cached: set[str] = set()  # definitions whose last answer is remembered
+        self.hoistable: dict[int, bool] = {}
         self.counter = 0
 
     # ---- names
     def constant(self, value: Any) -> str:
-        """A name for a literal that is not an int, bool or string (fractions)."""
+        """A name for a value that is not written as a literal: it is data, not text."""
         name = f"_k{len(self.constants)}"
         self.constants[name] = value
         return name
@@ -119,6 +136,13 @@ class _Compiler:
         return self.is_hoistable(node)
 
     def is_hoistable(self, node: ast.Expr) -> bool:
+        # Asked again of each operand of a long chain `a + b + c`: remembered per node.
+        found = self.hoistable.get(id(node))
+        if found is None:
+            found = self.hoistable[id(node)] = self.is_hoistable_now(node)
+        return found
+
+    def is_hoistable_now(self, node: ast.Expr) -> bool:
         if isinstance(node, ast.Call):
             return (
                 self.game.refers.get(id(node)) == "builtin"
@@ -135,23 +159,25 @@ class _Compiler:
 
     # ---- expressions
     def expr(self, node: ast.Expr) -> str:
-        if self.hoisting and self.is_hoistable(node):
+        if self.hoists(node):
             name = f"_h{len(self.hoisted)}"
             self.hoisted.append((name, node))
             return name
         method = getattr(self, "expr_" + type(node).__name__)
         return method(node)
 
-    def expr_Number(self, node: ast.Number) -> str:
-        if isinstance(node.value, Fraction):
-            return self.constant(node.value)
-        return repr(node.value)
+    def literal(self, value: Any) -> str:
+        """A literal value in the code: `repr` for exactly an int, bool or str (whose `repr` is
+        Python's own), the constants table for anything else."""
+        if type(value) in (int, bool, str):
+            return repr(value)
+        return self.constant(value)
 
-    def expr_String(self, node: ast.String) -> str:
-        return repr(node.value)
+    def expr_Number(self, node: ast.Number | ast.String | ast.Boolean) -> str:
+        return self.literal(node.value)
 
-    def expr_Boolean(self, node: ast.Boolean) -> str:
-        return "True" if node.value else "False"
+    expr_String = expr_Number
+    expr_Boolean = expr_Number
 
     def expr_Name(self, node: ast.Name) -> str:
         refers = self.game.refers[id(node)]
@@ -212,12 +238,41 @@ class _Compiler:
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
     def expr_Binary(self, node: ast.Binary) -> str:
-        left, right = self.expr(node.left), self.expr(node.right)
-        if node.op == "/":
-            return f"_divide({left}, {right})"
-        if node.op == "**":
-            return f"_power({left}, {right})"
-        return f"({left} {node.op} {right})"
+        if node.op in ("/", "**"):
+            helper = "_divide" if node.op == "/" else "_power"
+            return f"{helper}({self.expr(node.left)}, {self.expr(node.right)})"
+        if node.op == "+" and self.may_grow(node):
+            # Strings, lists and tuples joined by a chain of `+`: one call that bounds the size.
+            parts = self.left_chain(node, lambda n: n.op == "+" and self.may_grow(n))
+            return "_concat(" + ", ".join(parts) + ")"
+        if node.op == "*" and self.may_grow(node):
+            return f"_repeat({self.expr(node.left)}, {self.expr(node.right)})"
+        group = _CHAINS[node.op]
+        parts = self.left_chain(node, lambda n: _CHAINS.get(n.op) == group and not self.may_grow(n))
+        return "(" + "".join(parts) + ")"
+
+    def may_grow(self, node: ast.Binary) -> bool:
+        """Whether `+` or `*` may build a string or list (bounded by `_concat`, `_repeat`), as
+        far as the checker knows the kinds: not `+` with a number on either side (a number
+        joins nothing), nor `*` of two numbers."""
+        return may_grow(node.op, self.game.kind_of(node.left), self.game.kind_of(node.right))
+
+    def left_chain(self, node: ast.Binary, joins: Any) -> list[str]:
+        """The operands of the chain `a + b + c` that ends at `node`, as code: the binary nodes
+        down the left side for which `joins` holds are one chain (without recursion). For
+        `_concat` the parts are the operands; otherwise operators and operands in turn."""
+        spine = [node]
+        while isinstance(spine[-1].left, ast.Binary) and joins(spine[-1].left) and not self.hoists(spine[-1].left):
+            spine.append(spine[-1].left)
+        concat = node.op == "+" and self.may_grow(node)
+        parts = [self.expr(spine[-1].left)]
+        for link in reversed(spine):
+            parts.append(self.expr(link.right) if concat else f" {link.op} {self.expr(link.right)}")
+        return parts
+
+    def hoists(self, node: ast.Expr) -> bool:
+        """Whether `expr(node)` names a value computed once at load."""
+        return self.hoisting and self.is_hoistable(node)
 
     def expr_Compare(self, node: ast.Compare) -> str:
         if (
@@ -237,7 +292,14 @@ class _Compiler:
         return "(" + " ".join(parts) + ")"
 
     def expr_Conditional(self, node: ast.Conditional) -> str:
-        return f"({self.expr(node.then)} if {self.expr(node.condition)} else {self.expr(node.otherwise)})"
+        # `a if c else b if d else e`: Python reads an `else` chain as the file does, so the
+        # chain is written without inner brackets (and without recursion).
+        parts = []
+        current: ast.Expr = node
+        while isinstance(current, ast.Conditional):
+            parts.append(f"{self.expr(current.then)} if {self.expr(current.condition)} else ")
+            current = current.otherwise
+        return "(" + "".join(parts) + self.expr(current) + ")"
 
     def expr_Index(self, node: ast.Index) -> str:
         target_kind = self.game.kind_of(node.target).name
@@ -437,9 +499,10 @@ class _Compiler:
         place = node.place
         name = "v_" + place.name
         value = self.expr(node.value)
+        grows = node.op is not None and may_grow(node.op, self.game.kind_of(place), self.game.kind_of(node.value))
         if not place.indexes:
             if node.op is not None:
-                return f"{name} = {self.combine(name, node.op, value)}"
+                return f"{name} = {self.combine(name, node.op, value, grows)}"
             return f"{name} = {value}"
         # Rebuild from the innermost cell outwards: containers are immutable.
         holders = [name]
@@ -447,20 +510,24 @@ class _Compiler:
         for index in indexes[:-1]:
             holders.append(f"_index({holders[-1]}, {index})")
         if node.op is not None:
-            value = self.combine(f"_index({holders[-1]}, {indexes[-1]})", node.op, value)
+            value = self.combine(f"_index({holders[-1]}, {indexes[-1]})", node.op, value, grows)
         for holder, index in zip(reversed(holders), reversed(indexes)):
             value = f"_put({holder}, {index}, {value})"
         return f"{name} = {value}"
 
     @staticmethod
-    def combine(current: str, op: str, value: str) -> str:
+    def combine(current: str, op: str, value: str, grows: bool) -> str:
+        """`current op value` for `op=`; `+=` and `*=` on what may be a string or list are
+        bounded like `+` and `*`."""
+        if grows:
+            return f"{'_concat' if op == '+' else '_repeat'}({current}, {value})"
         return f"({current} {op} {value})"
 
     # ---- declarations
     def state_prologue(self, body: ast.Node) -> None:
         """Bind each grid field the body reads, and its cell index, to locals once per call."""
         self.grid_fields = set()
-        for node in _walk(body):
+        for node in ast.walk(body):
             if isinstance(node, ast.Name) and self.game.refers.get(id(node)) == "field":
                 if self.game.kind_of(node).name == "grid":
                     self.grid_fields.add(node.id)
@@ -471,7 +538,8 @@ class _Compiler:
     def compile(self) -> Compiled:
         w = self.writer
         game = self.game
-        referenced = {n.id for n in _walk(game.program) if isinstance(n, ast.Name) and game.refers.get(id(n)) == "definition"}
+        _checked_text(game)
+        referenced = {n.id for n in ast.walk(game.program) if isinstance(n, ast.Name) and game.refers.get(id(n)) == "definition"}
         self.cached = referenced
         for name, definition in game.definitions.items():
             if not self.uses_state(name):
@@ -549,6 +617,13 @@ class _Compiler:
         w.emit(f"return {method(node)}", node)
         self.hoisting = True
         w.dedent()
+
+
+def may_grow(op: str, left: Kind, right: Kind) -> bool:
+    """Whether `left op right` may build a string, list or tuple, for operands of these kinds."""
+    if op == "+":
+        return left.name not in _NUMERIC and right.name not in _NUMERIC
+    return op == "*" and not (left.name in _NUMERIC and right.name in _NUMERIC)
 
 
 def _is_empty_list(node: ast.Expr) -> bool:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from types import CodeType
 from typing import Any, Callable
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
 from gdl.model import CheckedGame
 from gdl.kinds import INT, Kind
-from gdl.errors import GdlError, GdlRuntimeError
+from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
+from gdl.limits import room_for_nesting
 from interpreter import runtime
 from interpreter.compiler import compile_game
 from interpreter.values import CHANCE, Grid, Map, RuleError, symbol, state_class, to_text
@@ -90,9 +92,11 @@ class Game(BaseGame):
         self.source = checked.source
         self.players = tuple(symbol(p) for p in checked.players)
         self._filename = f"<gdl {next(_serial)} {checked.source.name}>"
-        compiled = compile_game(checked)
-        self._positions = compiled.positions
-        self.generated_source = compiled.source
+        with room_for_nesting():
+            compiled = compile_game(checked)
+            self._positions = compiled.positions
+            self.generated_source = compiled.source
+            code = self._python_code(compiled.source)
         names = runtime.namespace(self.players)
         names.update({"s_" + s: symbol(s) for s in checked.symbols})
         names.update(compiled.constants)
@@ -100,7 +104,7 @@ class Game(BaseGame):
         names["State"] = self.State
         names["_new_state"] = tuple.__new__
         self._names = names
-        exec(compile(compiled.source, self._filename, "exec"), names)
+        exec(code, names)
         self.params = {name: self._load_value(f"_param_{name}", "p_" + name) for name in checked.params}
         for name in checked.constant_order:
             self._load_value(f"_constant_{name}", "d_" + name)
@@ -109,6 +113,8 @@ class Game(BaseGame):
         initial = [self._load_value(f"_initial_{f.name}", None) for f in checked.fields]
         self._initial = tuple.__new__(self.State, initial)
         self._to_move = self._definition("to_move")
+        if not checked.to_move_proven:
+            self._to_move = self._players_only(self._to_move)
         self._moves = self._definition("moves")
         self._terminal = self._definition("terminal")
         self._utility = self._definition("utility")
@@ -135,6 +141,40 @@ class Game(BaseGame):
         if store_as is not None:
             self._names[store_as] = value
         return value
+
+    def _python_code(self, source: str) -> CodeType:
+        """The generated source compiled by Python, whose own limits (brackets nested 200 deep,
+        blocks 100 deep, 20 nested loops) are errors at the rule that meets them."""
+        try:
+            return compile(source, self._filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as error:
+            lines = [n for n in self._positions if n <= (getattr(error, "lineno", None) or 0)]
+            line, column = self._positions[max(lines)] if lines else (1, 1)
+            reason = getattr(error, "msg", None) or str(error) or type(error).__name__
+            raise self.source.error(
+                GdlSyntaxError,
+                f"this rule nests too deeply for Python, which runs the translated rules ({reason}): "
+                f"give parts of it names of their own",
+                line, column,
+            ) from None
+
+    def _players_only(self, to_move: Callable[[State], Any] | None) -> Callable[[State], Any]:
+        """`to_move` checked, at each call, to give a player (or `chance` in a game with
+        `outcomes`): for when the checker could not tell."""
+        assert to_move is not None
+        allowed = {id(p) for p in self.players}
+        if "outcomes" in self.checked.definitions:
+            allowed.add(id(CHANCE))
+        players = ", ".join(self.players)
+
+        @typeguard_ignore
+        def players_only(state: State) -> Any:
+            mover = to_move(state)
+            if id(mover) not in allowed:  # symbols are interned: one object each
+                raise RuleError(f"`to_move` gave {to_text(mover)}, which is not a player (the players: {players})")
+            return mover
+
+        return players_only
 
     def _definition(self, name: str) -> Callable[[State], Any] | None:
         if name not in self.checked.definitions:
@@ -294,6 +334,8 @@ class Game(BaseGame):
             pairs = self._outcomes(state)
             merged: dict[Any, Number] = {}
             for outcome, probability in pairs:
+                if type(probability) not in (int, Fraction):
+                    raise RuleError(f"the probability of the outcome {to_text(outcome)} must be a number, not {to_text(probability)}")
                 merged[outcome] = merged.get(outcome, 0) + probability
         except Exception as error:
             raise self._rule_error(error, state, "outcomes") from None

@@ -13,21 +13,30 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 from typing import no_type_check as typeguard_ignore  # typeguard skips these: they run at every node
 
-from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, make_grid, number, to_text
+from gdl.limits import LOOP_LIMIT, MAX_EXPONENT, MAX_ITEMS, MAX_POWER_BITS
+from interpreter.values import CHANCE, EMPTY, Grid, Map, RuleError, Symbol, TextBudget, make_grid, number, to_text
 
-LOOP_LIMIT = 100_000
-"""A `while` loop that runs more often than this is a rule error, not a hang."""
 
-MAX_ITEMS = 10_000_000
-"""The most items a range or a grid may have: more is a mistake, not a game."""
+@typeguard_ignore
+def _made(count: int, what: str) -> None:
+    """Refuse to build a value of more than MAX_ITEMS items; `count` is computed before building."""
+    if count > MAX_ITEMS:
+        amount = f"{count:,}" if count < 10**18 else "far more than that many"
+        raise RuleError(f"{what} would make {amount} items, more than the {MAX_ITEMS:,} one value may have")
+
+
+@typeguard_ignore
+def _whole(*numbers: Any) -> None:
+    for n in numbers:
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise RuleError(f"a size must be an integer, got {to_text(n)}")
 
 
 @typeguard_ignore
 def _grid(rows: int, cols: int, fill: Any) -> Grid:
     if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
         raise RuleError(f"a grid needs positive numbers of rows and columns, got {to_text(rows)} x {to_text(cols)}")
-    if rows * cols > MAX_ITEMS:
-        raise RuleError(f"a {rows} x {cols} grid has more than the {MAX_ITEMS:,} cells a game may have")
+    _made(rows * cols, f"a {rows} x {cols} grid")
     return make_grid(rows, cols, (fill,) * (rows * cols))
 
 
@@ -82,8 +91,12 @@ def _divide(a: Any, b: Any) -> Any:
 def _power(a: Any, b: Any) -> Any:
     if not isinstance(b, int) or isinstance(b, bool):
         raise RuleError(f"an exponent must be an integer, not {to_text(b)}: powers stay exact")
-    if abs(b) > 10_000 or (abs(b) > 1 and abs(a) > 1 and abs(b) * max(abs(a).bit_length() if isinstance(a, int) else 64, 1) > 1_000_000):
-        raise RuleError(f"{to_text(a)} ** {to_text(b)} is too large a number")
+    if abs(b) > MAX_EXPONENT:
+        raise RuleError(f"an exponent may be at most {MAX_EXPONENT:,}, not {to_text(b)}")
+    # The numerator and the denominator of the result have about |b| times their bits.
+    bits = max(a.numerator.bit_length(), a.denominator.bit_length()) if isinstance(a, (int, Fraction)) else 0
+    if bits > 1 and abs(b) * bits > MAX_POWER_BITS:
+        raise RuleError(f"this power would have about {abs(b) * bits:,} bits, more than the {MAX_POWER_BITS:,} a number may have")
     if b < 0:
         return _divide(1, a ** -b)
     return a ** b
@@ -99,13 +112,36 @@ def _loop_limit() -> None:
     raise RuleError(f"a `while` loop ran more than {LOOP_LIMIT} times")
 
 
+_SIZED = (str, tuple)
+
+
+@typeguard_ignore
+def _concat(*parts: Any) -> Any:
+    """`a + b + ...` where the parts may be strings, lists or tuples: each sum is bounded."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+        if isinstance(total, _SIZED) and len(total) > MAX_ITEMS:
+            raise RuleError(f"`+` made {len(total):,} items, more than the {MAX_ITEMS:,} one value may have")
+    return total
+
+
+@typeguard_ignore
+def _repeat(a: Any, b: Any) -> Any:
+    """`a * b` where one side may be a string or list repeated: bounded before it is built."""
+    if isinstance(a, _SIZED) and isinstance(b, int):
+        _made(len(a) * b, "`*`")
+    elif isinstance(b, _SIZED) and isinstance(a, int):
+        _made(len(b) * a, "`*`")
+    return a * b
+
+
 @typeguard_ignore
 def _range(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise RuleError("range() step must not be zero")
     numbers = range(*args)
-    if len(numbers) > MAX_ITEMS:
-        raise RuleError(f"range() of {len(numbers):,} numbers is more than the {MAX_ITEMS:,} a game may make at once")
+    _made(len(numbers), "range()")
     return tuple(numbers)
 
 
@@ -145,39 +181,57 @@ def _list(items: Any) -> tuple[Any, ...]:
 
 
 @typeguard_ignore
+def _flatten(lists: Iterable[Any]) -> tuple[Any, ...]:
+    lists = tuple(lists)
+    _made(sum(len(inner) for inner in lists), "flatten()")
+    return tuple(item for inner in lists for item in inner)
+
+
+@typeguard_ignore
 def _cells(*args: Any) -> tuple[tuple[int, int], ...]:
     if len(args) == 1 and isinstance(args[0], Grid):
         rows, cols = args[0].rows, args[0].cols
-    elif len(args) == 1:
-        rows = cols = args[0]
     else:
-        rows, cols = args
+        rows, cols = _dimensions(args, "cells()")
     return tuple((r, c) for r in range(rows) for c in range(cols))
 
 
-def _dimensions(args: tuple[int, ...]) -> tuple[int, int]:
-    return (args[0], args[0]) if len(args) == 1 else (args[0], args[1])
+@typeguard_ignore
+def _dimensions(args: tuple[int, ...], what: str) -> tuple[int, int]:
+    """(rows, cols) of `f(n)` or `f(rows, cols)`, whose rows * cols cells are counted as made."""
+    rows, cols = (args[0], args[0]) if len(args) == 1 else (args[0], args[1])
+    _whole(rows, cols)
+    _made(rows * cols, what)
+    return rows, cols
 
 
 @typeguard_ignore
 def _rows(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    rows, cols = _dimensions(args)
+    rows, cols = _dimensions(args, "rows()")
     return tuple(tuple((r, c) for c in range(cols)) for r in range(rows))
 
 
 @typeguard_ignore
 def _columns(*args: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    rows, cols = _dimensions(args)
+    rows, cols = _dimensions(args, "columns()")
     return tuple(tuple((r, c) for r in range(rows)) for c in range(cols))
 
 
 @typeguard_ignore
 def _diagonals(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    _whole(n)
+    _made(2 * n, "diagonals()")
     return (tuple((i, i) for i in range(n)), tuple((i, n - 1 - i) for i in range(n)))
 
 
 @typeguard_ignore
 def _windows(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    _whole(rows, cols, k)
+    if k < 1:
+        raise RuleError(f"windows() needs runs of at least 1 cell, not {k}")
+    across, down = max(0, cols - k + 1), max(0, rows - k + 1)
+    # Runs across, down and along both diagonals, k cells each.
+    _made(k * (max(0, rows) * across + down * max(0, cols) + 2 * down * across), "windows()")
     found = []
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
         for r in range(rows):
@@ -208,6 +262,8 @@ def _cell_map(n_rows: int, n_cols: int, transform: Callable[[int, int], tuple[in
 
 @typeguard_ignore
 def _dihedral(n: int) -> tuple[Map, ...]:
+    _whole(n)
+    _made(7 * n * n, "dihedral()")
     last = n - 1
     transforms = (
         lambda r, c: (c, last - r), lambda r, c: (last - r, last - c), lambda r, c: (last - c, r),
@@ -219,31 +275,52 @@ def _dihedral(n: int) -> tuple[Map, ...]:
 
 @typeguard_ignore
 def _mirror(rows: int, cols: int) -> tuple[Map, ...]:
+    _whole(rows, cols)
+    _made(rows * cols, "mirror()")
     return (_cell_map(rows, cols, lambda r, c: (r, cols - 1 - c)),)
+
+
+def _text_budget(what: str) -> TextBudget:
+    """The characters one text may have, counted as it is made."""
+    return TextBudget(MAX_ITEMS, what)
+
+
+@typeguard_ignore
+def _str(value: Any) -> str:
+    return to_text(value, _text_budget("str()"))
 
 
 @typeguard_ignore
 def _join(separator: str, items: Iterable[Any]) -> str:
-    return str(separator).join(to_text(item) for item in items)
+    budget = _text_budget("join()")
+    texts = [to_text(item, budget) for item in items]
+    separator = str(separator)
+    budget.spend(len(separator) * max(0, len(texts) - 1))
+    return separator.join(texts)
 
 
 @typeguard_ignore
 def _pad(value: Any, width: int) -> str:
-    return to_text(value).rjust(width)
+    _whole(width)
+    _made(width, "pad()")
+    return to_text(value, _text_budget("pad()")).rjust(width)
 
 
 @typeguard_ignore
 def _show(board: Grid, legend: Map | None = None) -> str:
     if not isinstance(board, Grid):
         raise RuleError(f"show() draws a grid, not {to_text(board)}")
-    return "\n".join(board.row_texts(legend))
+    return "\n".join(board.row_texts(legend, _text_budget("show()")))
 
 
 @typeguard_ignore
 def _product(items: Iterable[Any], n: int) -> tuple[tuple[Any, ...], ...]:
     items = tuple(items)
-    if len(items) ** max(n, 0) > 1_000_000:
-        raise RuleError("product() would make more than a million tuples")
+    _whole(n)
+    # len(items) ** n tuples of n items; past 64 factors of 2 or more there is no need to count.
+    if len(items) > 1 and n > 64:
+        _made(MAX_ITEMS + 1, "product()")
+    _made(len(items) ** max(n, 0) * max(n, 1), "product()")
     return tuple(itertools.product(items, repeat=n))
 
 
@@ -292,7 +369,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "zip": lambda a, b: tuple(zip(a, b)),
     "enumerate": lambda items: tuple(enumerate(items)),
     "index": _index_of,
-    "flatten": lambda lists: tuple(item for inner in lists for item in inner),
+    "flatten": _flatten,
     "product": _product,
     "keys": lambda m: tuple(m.keys()),
     "values": lambda m: tuple(m.values()),
@@ -312,7 +389,7 @@ BUILTIN_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "directions": _directions,
     "dihedral": _dihedral,
     "mirror": _mirror,
-    "str": to_text,
+    "str": _str,
     "join": _join,
     "pad": _pad,
     "show": _show,
@@ -328,6 +405,7 @@ def namespace(players: tuple[Symbol, ...]) -> dict[str, Any]:
     names.update({
         "_tuple": tuple, "_Map": Map, "_index": _index, "_put": _put,
         "_divide": _divide, "_power": _power, "_loop_limit": _loop_limit, "_fail": _fail,
+        "_concat": _concat, "_repeat": _repeat,
         "_LOOP_LIMIT": LOOP_LIMIT, "_players": players, "s_empty": EMPTY, "s_chance": CHANCE,
     })
     return names

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
@@ -90,17 +91,19 @@ class Grid(tuple):  # type: ignore[type-arg]
         cells[self.index[cell]] = value
         return tuple.__new__(type(self), cells)
 
-    def row_texts(self, legend: dict[Any, str] | None = None) -> list[str]:
+    def row_texts(self, legend: dict[Any, str] | None = None, budget: TextBudget | None = None) -> list[str]:
         """Each row as text, cells separated by spaces (empty cells as `.`)."""
         def text(value: Any) -> str:
             if legend is not None and value in legend:
-                return str(legend[value])
+                return _spend(budget, str(legend[value]))
             if value is EMPTY:
-                return "."
-            return to_text(value)
+                return _spend(budget, ".")
+            return _text(value, budget)
 
         rows = [[text(self[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]
         width = max((len(t) for row in rows for t in row), default=1)
+        if budget is not None:  # the padding, the spaces and the line ends, before they are made
+            budget.spend(sum(width + 1 - len(t) for row in rows for t in row) - 1)
         return [" ".join(t.rjust(width) for t in row) for row in rows]
 
 
@@ -143,22 +146,67 @@ EMPTY = symbol("empty")
 CHANCE = symbol("chance")
 
 
-def to_text(value: Any) -> str:
-    """A value as the game prints it: symbols by name, `true`/`false`, fractions as 1/2."""
+class TextBudget:
+    """How many more characters a text being made may have: each piece is counted as it is
+    made, and going past the limit is a RuleError, before the pieces are joined."""
+
+    __slots__ = ("left", "limit", "what")
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.left = self.limit = limit
+        self.what = what
+
+    def spend(self, characters: int) -> None:
+        """Count `characters` more; a RuleError past the limit."""
+        self.left -= characters
+        if self.left < 0:
+            raise RuleError(f"{self.what} would make more than the {self.limit:,} characters one value may have")
+
+
+def to_text(value: Any, budget: TextBudget | None = None) -> str:
+    """A value as the game prints it: symbols by name, `true`/`false`, fractions as 1/2; with a
+    budget, a RuleError rather than a text longer than it allows."""
+    return _text(value, budget)
+
+
+def _spend(budget: TextBudget | None, text: str) -> str:
+    if budget is not None:
+        budget.spend(len(text))
+    return text
+
+
+def _text(value: Any, budget: TextBudget | None) -> str:
     if value is True:
-        return "true"
+        return _spend(budget, "true")
     if value is False:
-        return "false"
+        return _spend(budget, "false")
     if isinstance(value, str):
-        return str.__str__(value)
+        return _spend(budget, str.__str__(value))
     if isinstance(value, Grid):
-        return "\n".join(value.row_texts())
+        return "\n".join(value.row_texts(None, budget))
     if isinstance(value, tuple):
-        inner = ", ".join(to_text(v) for v in value)
+        if budget is not None:  # the brackets and commas
+            budget.spend(3 if len(value) == 1 else 2 * max(len(value), 1))
+        inner = ", ".join(_text(v, budget) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Map):
-        return "{" + ", ".join(f"{to_text(k)}: {to_text(v)}" for k, v in value.items()) + "}"
-    return str(value)
+        if budget is not None:  # the braces, colons and commas
+            budget.spend(4 * len(value) if value else 2)
+        return "{" + ", ".join(f"{_text(k, budget)}: {_text(v, budget)}" for k, v in value.items()) + "}"
+    if isinstance(value, int):
+        return _spend(budget, _digits(value))
+    if isinstance(value, Fraction):
+        return _spend(budget, f"{_digits(value.numerator)}/{_digits(value.denominator)}")
+    return _spend(budget, str(value))
+
+
+def _digits(value: int) -> str:
+    """An integer in decimal, however long: Python's `str` refuses more than 4,300 digits (a
+    guard against slow conversions), which powers of the language can pass; `decimal` converts
+    them without that limit."""
+    if value.bit_length() < 14_000:  # fewer than 4,215 digits: within str's limit
+        return str(value)
+    return str(decimal.Decimal(value))
 
 
 def number(value: Fraction | int) -> Fraction | int:

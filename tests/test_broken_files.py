@@ -67,7 +67,14 @@ CASES = [
     ('name_keyword', 'check', 10, 1, '`true` is a keyword of the language; choose another name', 1),
     ('tree_unreachable_cycle', 'check', 8, 5, 'node `C` cannot be reached from the root `A` (its rows form a cycle)', 1),
     ('run_irrational_power', 'solve', 19, 11, 'an exponent must be an integer, not 1/2: powers stay exact', 1),
-    ('run_huge_range', 'solve', 11, 8, 'range() of 3,486,784,401 numbers is more than the 10,000,000 a game may make at once', 1),
+    ('run_huge_range', 'solve', 11, 8, 'range() would make 3,486,784,401 items, more than the 1,000,000 one value may have', 1),
+    ('run_string_repetition', 'check', 10, 10, '`*` would make 3,486,784,401 items, more than the 1,000,000 one value may have', 1),
+    ('syntax_bad_escape', 'check', 2, 14, '`\\N` is not an escape; a string knows \\" \\\\ \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH (`\\\\` for a backslash)', 1),
+    ('syntax_control_character_in_string', 'check', 10, 11, 'a string cannot hold the control character U+0000; write it as an escape (`\\x00`)', 1),
+    ('syntax_nested_too_deep', 'check', 10, 507, 'this is nested more than 500 levels deep (each operator, call, bracket and block is one level): give parts of it names of their own', 1),
+    ('name_misspelled_terminal', 'check', 18, 1, '`termnial` is never used; did you mean `terminal`? (a game needs `terminal = ...`: whether the game is over)', 1),
+    ('name_param_declared_below', 'check', 4, 21, "parameter `size` is declared below `cells_count` (line 5); a parameter's value can use only the parameters above it", 1),
+    ('kind_to_move_not_a_player', 'check', 14, 11, '`to_move` gives `nobody`, which is not a player (the players: X, O)', 1),
 ]
 
 
@@ -86,7 +93,7 @@ def test_the_message_names_the_mistake_and_points_at_it(
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert lines[0] == f"{path}:{line}:{column}: error: {message}"
-    source_line = path.read_text().splitlines()[line - 1]
-    assert lines[1] == "    " + source_line
+    source_line = path.read_text().split("\n")[line - 1]
+    assert lines[1] == "    " + source_line.replace("\x00", "\\x00")  # a NUL is shown as an escape
     assert lines[2] == "    " + " " * (column - 1) + "^"
     assert "Traceback" not in captured.err + captured.out

@@ -27,7 +27,7 @@ utility = 0
 
 def indent(block: str, spaces: int = 4) -> str:
     """Every line of the block indented."""
-    return "".join(" " * spaces + line + "\n" for line in block.strip("\n").splitlines())
+    return "".join(" " * spaces + line + "\n" for line in block.strip("\n").split("\n"))
 
 
 def game_text(

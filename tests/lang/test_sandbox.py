@@ -5,13 +5,15 @@ the compiled rules run with empty `__builtins__`."""
 from __future__ import annotations
 
 import os
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 import gdl
 from gdl.errors import GdlCheckError, GdlSyntaxError
-from tests.lang.harness import after, game_text, value
+from interpreter import symbol
+from tests.lang.harness import after, game_text, same, value
 
 PYTHON_NAMES = [
     "__import__", "open", "eval", "exec", "compile", "globals", "locals", "vars", "dir",
@@ -218,3 +220,102 @@ def test_a_string_in_the_rules_is_written_as_a_python_literal() -> None:
     for const in compiled.co_consts:
         if hasattr(const, "co_names"):
             assert "__import__" not in const.co_names
+
+
+# ---- parameter values from Python are data, whatever their class ----------------------------
+
+PAYLOAD = f"__import__('os').environ.__setitem__('{CANARY}', '1') or 1"
+
+
+def hostile(base: type) -> type:
+    """A subclass of `base` whose every way of becoming text returns Python code."""
+
+    def code(self: object, *args: object) -> str:
+        return PAYLOAD
+
+    return type(f"Hostile{base.__name__}", (base,), {"__repr__": code, "__str__": code, "__format__": code})
+
+
+HOSTILE_VALUES = [
+    ("text", '"x"', hostile(str)("abc"), "abc"),
+    ("number", "1", hostile(int)(12), 12),
+    ("share", "1/2", hostile(float)(2.5), Fraction(5, 2)),
+    ("share", "1/2", hostile(Fraction)(3, 4), Fraction(3, 4)),
+    ("items", '(1, "a")', hostile(tuple)((hostile(int)(5), hostile(str)("q"))), (5, "q")),
+    ("items", "[1, 2]", hostile(list)([hostile(int)(7)]), (7,)),
+    ("table", "{1: 2}", hostile(dict)({hostile(int)(1): hostile(int)(9)}), {1: 9}),
+]
+
+
+@pytest.mark.parametrize(("name", "default", "given", "expected"), HOSTILE_VALUES, ids=[type(h[2]).__name__ for h in HOSTILE_VALUES])
+def test_a_parameter_of_a_hostile_subclass_is_copied_as_plain_data(name: str, default: str, given: Any, expected: Any) -> None:
+    game = gdl.loads(game_text(decls=f"param {name} = {default}", fields=f"out = {name}"), **{name: given})
+    assert same(game.initial_state().out, expected)
+    assert CANARY not in os.environ
+    assert PAYLOAD not in game.generated_source and "__import__" not in game.generated_source
+
+
+def test_a_symbol_given_for_a_string_parameter_is_its_text() -> None:
+    game = gdl.loads(game_text(decls='param label = "x"', fields="out = label"), label=symbol(PAYLOAD))
+    assert same(game.initial_state().out, PAYLOAD)
+    assert CANARY not in os.environ
+
+
+@pytest.mark.parametrize(
+    ("default", "node", "expected"),
+    [
+        ('"s"', gdl.ast.String(hostile(str)("abc"), line=1, column=1), "abc"),
+        ("0", gdl.ast.Number(hostile(int)(12), line=1, column=1), 12),
+        ("(0,)", gdl.ast.TupleExpr((gdl.ast.Number(hostile(int)(5), line=1, column=1),), line=1, column=1), (5,)),
+    ],
+    ids=["str", "int", "tuple of int"],
+)
+def test_the_compiler_writes_only_plain_values_as_literals(default: str, node: Any, expected: Any) -> None:
+    # A parsed value (as from the command line) handed over as a node skips the copying of
+    # Python values: the compiler itself must keep a value of any other class out of the text.
+    game = gdl.loads(game_text(decls=f"param p = {default}", fields="out = p"), p=node)
+    assert game.initial_state().out == expected
+    assert CANARY not in os.environ
+    assert PAYLOAD not in game.generated_source
+    compiled = compile(game.generated_source, "<check>", "exec")
+    assert "__import__" not in str(compiled.co_consts)
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        gdl.ast.Name("x) or __import__('os') or (x", line=1, column=1),
+        gdl.ast.Binary("+ __import__('os') +", gdl.ast.Number(1, line=1, column=1), gdl.ast.Number(2, line=1, column=1), line=1, column=1),
+        gdl.ast.Unary(hostile(str)("-"), gdl.ast.Number(1, line=1, column=1), line=1, column=1),
+    ],
+    ids=["name", "operator", "operator of a hostile class"],
+)
+def test_names_and_operators_not_of_the_grammar_are_refused(node: Any) -> None:
+    with pytest.raises(gdl.GdlError):
+        gdl.loads(game_text(decls="param p = 0", fields="out = p"), p=node)
+    assert CANARY not in os.environ
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (float("nan"), "a parameter must be a finite number, not nan"),
+        (float("inf"), "a parameter must be a finite number, not inf"),
+        (-float("inf"), "a parameter must be a finite number, not -inf"),
+        (10**5000, "a number given as a parameter may have at most 4000 digits"),
+        (-(10**4000), "a number given as a parameter may have at most 4000 digits"),
+        (Fraction(1, 10**4000), "a number given as a parameter may have at most 4000 digits"),
+        ([0] * 1_000_001, "a parameter value may have at most 1,000,000 items"),
+        ("x" * 1_000_001, "a parameter value may have at most 1,000,000 items"),
+        ({1, 2}, "a parameter cannot be set to the Python value of type set"),
+    ],
+    ids=["nan", "inf", "-inf", "5001 digits", "4001 digits", "fraction", "long list", "long string", "set"],
+)
+def test_a_python_value_out_of_the_limits_is_a_parameter_error(given: Any, message: str) -> None:
+    with pytest.raises(gdl.GdlParamError) as caught:
+        value("p", "param p = 1\n", p=given)
+    assert caught.value.message == message
+
+
+def test_a_number_of_4000_digits_is_a_parameter_value_like_any() -> None:
+    assert value("p + 1", "param p = 1\n", p=10**4000 - 1) == 10**4000

@@ -1,0 +1,50 @@
+"""The checks of a game given as a `tree:` table: one row a node, one root, every node reached."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from gdl import ast
+
+
+def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
+    """Each mistake of the table, where it is: a node with two rows or two parents, a child
+    with neither a row nor a value (or with both), not exactly one root, rows not reached."""
+    parents: dict[str, ast.TreeRow] = {}
+    children: dict[str, bool] = {}  # each child's name -> whether it was named automatically
+    automatic = "a leaf without a name is called after its parent and position"
+    for row in tree.rows:
+        if row.parent in parents:
+            yield row, f"node `{row.parent}` has two rows (first at line {parents[row.parent].line})"
+        parents[row.parent] = row
+        for position, child in enumerate(row.children, start=1):
+            name = child.name if child.name is not None else f"{row.parent}{position}"
+            if name in children:
+                if child.name is None or children[name]:
+                    yield child, f"two nodes are called `{name}` ({automatic}); rename the other node"
+                else:
+                    yield child, f"node `{name}` appears twice as a child; each node has one parent"
+            children[name] = child.name is None
+    for row in tree.rows:
+        for position, child in enumerate(row.children, start=1):
+            if child.value is None and child.name not in parents:
+                yield child, f"node `{child.name}` has no row of its own: give it children (`{child.name} -> ...`) or a value"
+            elif child.value is not None:
+                name = child.name if child.name is not None else f"{row.parent}{position}"
+                if name in parents:
+                    also = f" ({automatic})" if child.name is None else ""
+                    yield child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both"
+    roots = [name for name in parents if name not in children]
+    if len(roots) != 1:
+        yield tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}"
+        return
+    reached, pending = set(roots), list(roots)
+    while pending:
+        below = parents.get(pending.pop())
+        for child in below.children if below is not None else ():
+            if child.name is not None and child.name not in reached:
+                reached.add(child.name)
+                pending.append(child.name)
+    for name, row in parents.items():
+        if name not in reached:
+            yield row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)"
