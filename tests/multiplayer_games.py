@@ -1,7 +1,7 @@
 """Hand-written Python games of any number of players, for the multiplayer searchers.
 
 A game tree with a payoff vector at each leaf (with the three-player tree of AIMA's
-multiplayer figure), a three-player take-away game, and Hex on a small rhombus.
+multiplayer figure) and a take-away game for three players or more.
 Payoffs are each player's own (``utility(s, p)``); ``payoff_bounds`` and
 ``payoff_sum`` are declared where the tests need them.
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from tests.pygames import TreeGame
+
 Number = int | float | Fraction
 Payoffs = tuple[Number, ...]
 
@@ -19,15 +21,13 @@ Payoffs = tuple[Number, ...]
 PayoffTable = Mapping[str, Sequence["str | Payoffs"]]
 
 
-class PayoffTree:
+class PayoffTree(TreeGame):
     """A game tree written as a table, whose leaves are payoff vectors (one per player).
 
-    ``tree`` maps each inner node to its children: a child is the name of another inner
-    node or a tuple of payoffs in player order, a leaf named after its parent and
-    1-based position ("B1", "B2", ...).  The first key is the root; the players move in
-    turn by depth (the first at the root); a move is named by the child it leads to.
-    ``chance`` maps inner nodes that are chance nodes to their children's probabilities
-    (the players' turns still go by depth, chance nodes included).
+    ``tree`` maps each inner node to its children, as for ``TreeGame``, but a leaf is a
+    tuple of payoffs in player order.  The players move in turn by depth (the first at the
+    root).  ``chance`` maps inner nodes that are chance nodes to their children's
+    probabilities (the players' turns still go by depth, chance nodes included).
     """
 
     def __init__(
@@ -41,52 +41,18 @@ class PayoffTree:
         name: str = "payoff tree",
     ) -> None:
         """Index ``tree``'s nodes; ``payoff_bounds`` and ``payoff_sum`` are declared as given."""
-        self.players, self.name = tuple(players), name
+        super().__init__(tree, players=tuple(players), name=name)
         self.payoff_bounds, self.payoff_sum = payoff_bounds, payoff_sum
         self.has_chance = bool(chance)
         self.chance = dict(chance or {})
-        self.root = next(iter(tree))
-        self.children: dict[str, tuple[str, ...]] = {}
-        self.payoffs: dict[str, Payoffs] = {}
-        self.depth: dict[str, int] = {self.root: 0}
-        pending = [self.root]
-        while pending:
-            node = pending.pop()
-            names = []
-            for position, child in enumerate(tree[node], start=1):
-                if isinstance(child, str):
-                    name = child
-                    pending.append(name)
-                else:
-                    name = f"{node}{position}"
-                    self.payoffs[name] = tuple(child)
-                self.depth[name] = self.depth[node] + 1
-                names.append(name)
-            self.children[node] = tuple(names)
-
-    def initial_state(self) -> str:
-        """The root node."""
-        return self.root
 
     def to_move(self, state: str) -> str:
         """The players in turn by depth."""
         return self.players[self.depth[state] % len(self.players)]
 
-    def actions(self, state: str) -> list[str]:
-        """The children's names."""
-        return list(self.children.get(state, ()))
-
-    def result(self, state: str, move: str) -> str:
-        """The child named ``move``."""
-        return move
-
-    def is_terminal(self, state: str) -> bool:
-        """Leaves are terminal."""
-        return state in self.payoffs
-
     def utility(self, state: str, player: str) -> Number:
         """The leaf's payoff for ``player``."""
-        return self.payoffs[state][self.players.index(player)]
+        return self.values[state][self.players.index(player)]
 
     def is_chance(self, state: str) -> bool:
         """Whether the node is a chance node."""

@@ -9,11 +9,10 @@ from functools import cache
 
 import pytest
 
-import searchers._common as common
 from searchers import Progress, SearchError, maxn, minimax
 from tests.multiplayer_games import AIMA_THREE_PLAYER_TREE, PayoffTable, PayoffTree, TakeAway
 from tests.pygames import TEXTBOOK_TREES, TicTacToe, TreeGame
-from tests.searchers.test_progress import InterruptAfter
+from tests.searchers.test_progress import InterruptAfter, eager_progress  # noqa: F401 (a fixture)
 
 PLAYERS = ("A", "B", "C")
 
@@ -89,7 +88,7 @@ def test_random_constant_sum_trees_agree_with_brute_force_with_and_without_pruni
     assert pruned.move == plain.move and pruned.exact and plain.exact
     assert pruned.stats.nodes <= plain.stats.nodes
     # A root move is exact, or proven no better for A than the best move.
-    leaves = PayoffTree(tree).payoffs
+    leaves = PayoffTree(tree).values
     for move, bound in pruned.move_bounds.items():
         true = leaves[move] if move in leaves else brute_maxn(tree, move, 1)
         if bound == "exact":
@@ -270,9 +269,7 @@ def test_aima_two_player_tree_prunes_c2_and_c3_like_the_textbook() -> None:
 
 # ------------------------------------------------------------------ progress and Ctrl-C
 
-def test_progress_reports_while_searching(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "_PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(common, "_PROGRESS_INTERVAL", 0.0)
+def test_progress_reports_while_searching(eager_progress: None) -> None:
     reports: list[Progress] = []
     result = maxn(TakeAway(13, 3), progress=reports.append)
     assert len(reports) == result.stats.nodes // 256

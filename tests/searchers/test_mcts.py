@@ -9,12 +9,11 @@ from functools import cache
 
 import pytest
 
-import searchers._common as common
 from searchers import Progress, SearchError, alphabeta, expectiminimax, mcts
 from tests.multiplayer_games import AIMA_THREE_PLAYER_TREE, PayoffTree, TakeAway
 from tests.pygames import DiceRace, Nim, PassingSubtraction, Subtraction, TicTacToe
 from tests.searchers.test_maxn import takeaway_brute_force
-from tests.searchers.test_progress import InterruptAfter
+from tests.searchers.test_progress import InterruptAfter, eager_progress  # noqa: F401 (a fixture)
 
 
 class BoundedSubtraction(Subtraction):
@@ -225,9 +224,7 @@ def test_a_playout_depth_needs_an_evaluation() -> None:
 
 # ------------------------------------------------------------------ progress and Ctrl-C
 
-def test_progress_names_the_best_move_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "_PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(common, "_PROGRESS_INTERVAL", 0.0)
+def test_progress_names_the_best_move_so_far(eager_progress: None) -> None:
     reports: list[Progress] = []
     result = mcts(TicTacToe(), iterations=1_000, seed=1, progress=reports.append)
     assert len(reports) == result.stats.nodes // 256
