@@ -97,8 +97,10 @@ def mcts(
     mean of any other (``move_bounds`` "exact" or "estimate").  Values are one number
     from the first player's view in a two-player zero-sum game, else a dict player ->
     payoff.  ``exact`` is True only when the root's value is proven.  ``stats.nodes``
-    counts the positions the search made, in the tree and in playouts; ``stats.depth``
-    the deepest node of the tree; ``stats.iterations`` the playouts.
+    counts the positions visited: each node of the tree on the way down, every iteration,
+    and each position of a playout; ``stats.depth`` is the deepest node of the tree,
+    ``stats.iterations`` the iterations (an iteration that reaches a proven node backs up
+    its value and plays out nothing).
 
     ``progress`` is called with a ``Progress`` about four times a second once the search
     has run for a second; Ctrl-C returns the best result found so far, marked
@@ -142,6 +144,7 @@ class _Uct:
         """Search until the iterations or the budget are spent, or the root is proven."""
         budget.armed = budget.deadline is not None
         root = self.make_node(root_state, {}, 0)
+        self.nodes = 1
         interrupted = False
         check_at = budget.next_check(self.nodes)
         try:
@@ -165,7 +168,6 @@ class _Uct:
         """A new node for ``state``, classified: terminal, repeated on ``line``, chance or not.
 
         ``line`` maps the states above it to the number of chance nodes above each."""
-        self.nodes += 1
         node = _Node(state, self.players)
         game, payoffs = self.game, self.payoffs
         if game.is_terminal(state):
@@ -228,6 +230,9 @@ class _Uct:
             node = node.children[k] if k >= 0 else self.select(node)
             path.append(node)
             line.setdefault(node.state, chance_depth)
+        # Every node on the way down counts as visited, so that the budget is looked at even
+        # when the iterations reach only proven nodes and make no new ones.
+        self.nodes += len(path)
         if len(path) - 1 > self.deepest:
             self.deepest = len(path) - 1
         self.iterations += 1

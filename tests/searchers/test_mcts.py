@@ -201,6 +201,45 @@ def test_playouts_cut_off_by_the_evaluation() -> None:
     assert "evaluated" in result.inexact_reason
 
 
+class DiceLoop:
+    """A throws a die, and either face brings the game back where it was: it never ends."""
+
+    players = ("A", "B")
+    has_chance = True
+
+    def initial_state(self) -> str:
+        return "waiting"
+
+    def to_move(self, state: str) -> str:
+        return "A"
+
+    def actions(self, state: str) -> list[str]:
+        return ["throw"]
+
+    def is_chance(self, state: str) -> bool:
+        return state == "rolling"
+
+    def chance_outcomes(self, state: str) -> list[tuple[str, Fraction]]:
+        return [("one", Fraction(1, 2)), ("two", Fraction(1, 2))]
+
+    def result(self, state: str, move: str) -> str:
+        return "rolling" if move == "throw" else "waiting"
+
+    def is_terminal(self, state: str) -> bool:
+        return False
+
+    def utility(self, state: str, player: str) -> int:
+        return 0
+
+
+def test_a_time_budget_stops_a_search_whose_iterations_make_no_new_nodes() -> None:
+    # After three iterations the tree is whole: its leaves repeat the root through the dice,
+    # scored but never proven; every later iteration only walks down to them.
+    result = mcts(DiceLoop(), time=0.05, iterations=10**6, seed=1)
+    assert 3 <= result.stats.iterations < 10**6
+    assert not result.exact and result.value == 0 and result.repetition
+
+
 def test_a_time_budget_stops_the_search() -> None:
     result = mcts(Subtraction(60, 3), time=0.2, seed=1)
     assert result.stats.iterations > 0 and not result.exact
@@ -227,7 +266,8 @@ def test_a_playout_depth_needs_an_evaluation() -> None:
 def test_progress_names_the_best_move_so_far(eager_progress: None) -> None:
     reports: list[Progress] = []
     result = mcts(TicTacToe(), iterations=1_000, seed=1, progress=reports.append)
-    assert len(reports) == result.stats.nodes // 256
+    # A report at each checkpoint, 256 positions apart, looked at between iterations.
+    assert result.stats.nodes // 300 <= len(reports) <= result.stats.nodes // 256
     assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
     assert reports[-1].best_move in TicTacToe().actions(TicTacToe().initial_state())
 
