@@ -6,10 +6,13 @@ import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeAlias
 
-from .protocol import Game, Move, State, Value
-from .results import SearchError, SearchResult, SearchStats, SearchValue, TraceNode
+from .protocol import Game, Move, State, Value, rules_of
+
+# A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
+Line: TypeAlias = "tuple[Move, Line] | None"
+from .results import Bound, NodeKind, SearchError, SearchResult, SearchStats, SearchValue, TraceNode
 from .table import TranspositionTable
 
 # A depth limit that is never reached, so that "unlimited" needs no special case.
@@ -64,7 +67,7 @@ class Budget:
         self.best_move: Move | None = None
         # The root's move values found so far in the running iteration, for an interrupt.
         self.root_values: dict[Hashable, Value] = {}
-        self.root_bounds: dict[Hashable, str] = {}  # filled by searchers whose root values may be bounds
+        self.root_bounds: dict[Hashable, Bound] = {}  # filled by searchers whose root values may be bounds
 
     def next_check(self, nodes: int) -> int:
         """The node count at which the search must next call ``check``."""
@@ -155,7 +158,7 @@ class Tracer:
         value: SearchValue,
         scored_by: str,
         window: tuple[Value | None, Value | None] = (None, None),
-        bound: str = "exact",
+        bound: Bound = "exact",
     ) -> None:
         """Record a node scored without searching below it."""
         if scored_by in ("utility", "evaluation"):
@@ -173,11 +176,11 @@ class Tracer:
         self,
         state: State,
         player: str | None,
-        kind: str,
+        kind: NodeKind,
         depth: int,
         window: tuple[Value | None, Value | None],
         value: SearchValue,
-        bound: str = "exact",
+        bound: Bound = "exact",
         pruned: list[Move] | None = None,
         dropped: list[Move] | None = None,
     ) -> None:
@@ -207,7 +210,7 @@ class Outcome:
     move: Move | None
     pv: list[Move]
     move_values: dict[Move, SearchValue] = field(default_factory=dict)
-    move_bounds: dict[Move, str] = field(default_factory=dict)
+    move_bounds: dict[Move, Bound] = field(default_factory=dict)
     hit_horizon: bool = False  # some state was cut off and evaluated
     dropped: bool = False  # the beam skipped some move
     tracer: Tracer | None = None
@@ -389,10 +392,10 @@ def inexact_reason(outcome: Outcome, depth: int) -> str | None:
 
 def root_player(game: Game, root: State) -> str | None:
     """The player to move at ``root``, or None at a chance node."""
-    is_chance = getattr(game, "is_chance", None)
-    if callable(is_chance) and not game.is_terminal(root) and is_chance(root):
+    rules = rules_of(game)
+    if rules.is_chance is not None and not rules.is_terminal(root) and rules.is_chance(root):
         return None
-    return game.to_move(root)
+    return rules.to_move(root)
 
 
 def in_game_order(moves: list[Move], values: dict[Hashable, Any]) -> dict[Hashable, Any]:

@@ -14,17 +14,17 @@ entry points that choose a ``SearchConfig``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-# typeguard skips functions with this decorator (its typeguard_ignore is the same
-# object); imported from typing so that typeguard is not needed at run time.
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, Any, cast
 
+from . import _hot
 from ._common import (
     UNLIMITED,
     Budget,
     Counters,
     DeepRecursion,
+    Line,
     Outcome,
     Progress,
     Tracer,
@@ -33,11 +33,18 @@ from ._common import (
     search_from,
 )
 from .ordering import MoveOrderer, hint_first
-from .protocol import Game, Move, State, Value, has_chance, position_key, repetition_scorer
-from .results import SearchError, SearchResult
+from .protocol import Game, Move, Player, State, Value, position_key, repetition_scorer, rules_of
+from .results import Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
 
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
+
+EXACT: Bound = "exact"
+LOWER: Bound = "lower"
+UPPER: Bound = "upper"
 INFINITY = float("inf")
 
 
@@ -84,7 +91,7 @@ def search_game(
     )
 
 
-def _root_bound(value: Value, alpha: Value, beta: Value) -> str:
+def _root_bound(value: Value, alpha: Value, beta: Value) -> Bound:
     """Whether a root move's value is exact or a bound, given the window it was searched with."""
     return UPPER if value <= alpha else LOWER if value >= beta else EXACT
 
@@ -118,12 +125,14 @@ def _depth_first(
 
     The table, killer moves and history persist from one iteration to the next.
     """
-    max_player = game.players[0]
-    to_move, actions, result = game.to_move, game.actions, game.result
-    is_terminal, utility = game.is_terminal, game.utility
-    evaluate = getattr(game, "evaluate", None)
-    is_chance = game.is_chance if has_chance(game) else None
-    chance_outcomes = getattr(game, "chance_outcomes", None)
+    rules = rules_of(game)
+    max_player = rules.players[0]
+    to_move, actions, result = rules.to_move, rules.actions, rules.result
+    is_terminal, utility, is_chance = rules.is_terminal, rules.utility, rules.is_chance
+    # A search that reaches a cut-off is refused before it starts when the game cannot
+    # evaluate, and only a game with chance nodes lists outcomes.
+    evaluate = cast(Callable[[State, Player], Value], rules.evaluate)
+    chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], rules.chance_outcomes)
     score_repetition = repetition_scorer(game)
     key_of = position_key(game, config.symmetry)
     prune = config.prune
@@ -134,6 +143,7 @@ def _depth_first(
     orderer = _make_orderer(game, config)
     windowed = prune  # whether the trace shows alpha and beta
 
+    @typeguard_ignore
     def iterate(max_depth: int, previous: Outcome | None) -> Outcome:
         hints = {} if previous is None else _line_hints(game, root, previous.pv, key_of)
         nodes, leaves, cutoffs = counters.nodes, counters.leaves, counters.cutoffs
@@ -146,17 +156,17 @@ def _depth_first(
         path: dict[State, int] = {}
         chance_depth = 0
         top = 0  # the ply searched from: the table never answers for the node asked about
-        root_values: dict = {}
+        root_values: dict[Move, Value] = {}
         budget.root_values = root_values  # what an interrupted search can still report
-        root_bounds: dict = {}
+        root_bounds: dict[Move, Bound] = {}
         budget.root_bounds = root_bounds
         unlimited = max_depth == UNLIMITED
-        line = None  # principal variation below the node just searched, as (move, rest)
+        line: Line = None  # principal variation below the node just searched
         tracer = Tracer() if trace else None
         ply_limit = min(max_depth, stack.mark)
 
         @typeguard_ignore
-        def search(state, alpha, beta, ply):
+        def search(state: State, alpha: Value, beta: Value, ply: int) -> Value:
             """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
             nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
             nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves
@@ -250,7 +260,10 @@ def _depth_first(
             if tracer is not None:
                 tracer.open()
                 pruned = None
-            best = best_line = None
+            # Any value beats the starting one, so the first move is always taken.
+            best: Value = -INFINITY if maximizing else INFINITY
+            best_move: Move = moves[0]
+            best_line: Line = None
             for move in moves:
                 child = result(state, move) if next_child is None else next_child()
                 value = search(child, alpha, beta, ply + 1)
@@ -259,8 +272,8 @@ def _depth_first(
                 if not ply:
                     root_values[move] = value
                     root_bounds[move] = _root_bound(value, alpha, beta)
-                if best is None or (value > best if maximizing else value < best):
-                    best, best_line = value, (move, line)
+                if value > best if maximizing else value < best:
+                    best, best_move, best_line = value, move, (move, line)
                     if prune:
                         if maximizing:
                             if value > alpha:
@@ -279,19 +292,19 @@ def _depth_first(
             if table is not None and repetitions == repetitions_before:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
                 table[key] = (best, bound, max_depth - ply, horizon == horizon_before,
-                              best_line[0], state, nodes - nodes_before)
+                              best_move, state, nodes - nodes_before)
                 if len(table) > capacity:
                     table.make_room()
             if tracer is not None:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-                kind = "max" if maximizing else "min"
+                kind: NodeKind = "max" if maximizing else "min"
                 tracer.close(state, player, kind, ply, window(alpha0, beta0), best, bound,
                              pruned, skipped)
             line = best_line
             return best
 
         @typeguard_ignore
-        def average(state, key, ply):
+        def average(state: State, key: Hashable, ply: int) -> Value:
             """The expected value of a chance node: its outcomes weighed by their probabilities."""
             nonlocal chance_depth, line
             outcomes = chance_outcomes(state)
@@ -301,7 +314,7 @@ def _depth_first(
             chance_depth += 1
             if tracer is not None:
                 tracer.open()
-            total = 0
+            total: Value = 0
             for outcome, probability in outcomes:
                 value = search(result(state, outcome), -INFINITY, INFINITY, ply + 1)
                 if tracer is not None:

@@ -28,7 +28,8 @@ as one move gives the mover the highest payoff (see ``searchers.payoffs``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -39,7 +40,43 @@ from .results import SearchError
 Game: TypeAlias = Any
 State: TypeAlias = Hashable
 Move: TypeAlias = Hashable
+Player: TypeAlias = str
 Value: TypeAlias = int | float | Fraction
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's protocol methods, typed, for the searchers' inner loops to bind once.
+
+    ``evaluate``, ``is_chance`` and ``chance_outcomes`` are None when the game has none;
+    a searcher that needs one checks before it starts.
+    """
+
+    players: tuple[Player, ...]
+    to_move: Callable[[State], Player]
+    actions: Callable[[State], Sequence[Move]]
+    result: Callable[[State, Move], State]
+    is_terminal: Callable[[State], bool]
+    utility: Callable[[State, Player], Value]
+    evaluate: Callable[[State, Player], Value] | None
+    is_chance: Callable[[State], bool] | None
+    chance_outcomes: Callable[[State], Sequence[tuple[Move, Value]]] | None
+
+
+def rules_of(game: Game) -> Rules:
+    """The protocol methods of ``game``."""
+    chance = has_chance(game)
+    return Rules(
+        players=tuple(game.players),
+        to_move=game.to_move,
+        actions=game.actions,
+        result=game.result,
+        is_terminal=game.is_terminal,
+        utility=game.utility,
+        evaluate=game.evaluate if callable(getattr(game, "evaluate", None)) else None,
+        is_chance=game.is_chance if chance else None,
+        chance_outcomes=game.chance_outcomes if chance else None,
+    )
 
 
 def game_name(game: Game) -> str:
@@ -164,15 +201,14 @@ def limits_need_evaluation(
 
 def repetition_scorer(game: Game) -> Callable[[State], Value]:
     """The score, from the first player's view, of a position repeated on the current line."""
-    score = getattr(game, "repetition_utility", None)
+    score: Callable[[State, Player], Value] | None = getattr(game, "repetition_utility", None)
     if not callable(score):
         return lambda state: 0
-    first = game.players[0]
+    first: Player = game.players[0]
     return lambda state: score(state, first)
 
 
 def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | None:
     """The function giving a state's table key, or None when the state is its own key."""
-    if symmetry and callable(getattr(game, "canonical", None)):
-        return game.canonical
-    return None
+    canonical: Callable[[State], Hashable] | None = getattr(game, "canonical", None)
+    return canonical if symmetry and callable(canonical) else None

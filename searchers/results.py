@@ -15,6 +15,7 @@ Payoffs = dict[Any, Number]
 SearchValue = Number | Payoffs
 # "estimate": a mean of Monte Carlo playouts, neither proven nor a bound.
 Bound = Literal["exact", "upper", "lower", "estimate"]
+NodeKind = Literal["max", "min", "chance", "leaf"]
 
 
 class SearchError(Exception):
@@ -58,7 +59,7 @@ class TraceNode:
     move: Hashable | None
     state: Any
     player: str | None
-    kind: Literal["max", "min", "chance", "leaf"]
+    kind: NodeKind
     depth: int
     alpha: Number | None
     beta: Number | None
