@@ -65,8 +65,9 @@ class Budget:
         self.next_report = self.started + _PROGRESS_DELAY
         self.depth: int | None = None  # set by iterative deepening
         self.best_move: Move | None = None
-        # The root's move values found so far in the running iteration, for an interrupt.
-        self.root_values: dict[Hashable, Value] = {}
+        # The root's move values found so far in the running iteration, for an interrupt:
+        # numbers, or the payoff vectors of max^n.
+        self.root_values: dict[Hashable, Any] = {}
         self.root_bounds: dict[Hashable, Bound] = {}  # filled by searchers whose root values may be bounds
 
     def next_check(self, nodes: int) -> int:
@@ -272,7 +273,7 @@ def interrupted_outcome(game: Game, root: State, budget: Budget) -> Outcome:
     maximizing = game.to_move(root) == game.players[0]
     best = (max if maximizing else min)(values, key=values.__getitem__)
     bounds = {move: budget.root_bounds.get(move, "exact") for move in values}
-    outcome = Outcome(values[best], best, [best], values, bounds, hit_horizon=True)
+    outcome = Outcome(values[best], best, [best], dict(values), bounds, hit_horizon=True)
     outcome.interrupted = True
     return outcome
 

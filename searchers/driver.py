@@ -386,7 +386,7 @@ def _depth_first(
             counters.deepest = deepest
         if line is None:  # the root is terminal, a chance node or cut off at depth 0
             return Outcome(
-                value, None, [], root_values, dict(root_bounds), hit_horizon=horizon > 0,
+                value, None, [], dict(root_values), dict(root_bounds), hit_horizon=horizon > 0,
                 tracer=tracer, chance_cycles=chance_cycles,
             )
         first, rest = line

@@ -30,13 +30,15 @@ vector depends on the line that reached it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, no_type_check as typeguard_ignore
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, cast
 
+from . import _hot
 from ._common import (
     Budget,
     Counters,
     DeepRecursion,
+    Line,
     Outcome,
     Progress,
     Tracer,
@@ -46,10 +48,17 @@ from ._common import (
 )
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
-from .protocol import Game, State, check_limits, has_chance, limits_need_evaluation
-from .results import SearchError, SearchResult
+from .protocol import Game, Move, Player, State, Value, check_limits, limits_need_evaluation, rules_of
+from .results import Bound, NodeKind, SearchError, SearchResult
 
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
+
+EXACT: Bound = "exact"
+LOWER: Bound = "lower"
+UPPER: Bound = "upper"
 NO_RIVAL = -1  # no player above to prune for: the root, or the outcome of a chance node
 
 
@@ -110,15 +119,20 @@ def _maxn_iterations(
     trace: bool,
 ) -> Callable[[int, Outcome | None], Outcome]:
     """A function searching ``root`` by max^n to a given depth, updating ``counters``."""
-    to_move, actions, result, is_terminal = game.to_move, game.actions, game.result, game.is_terminal
-    is_chance = game.is_chance if has_chance(game) else None
-    chance_outcomes = getattr(game, "chance_outcomes", None)
+    rules = rules_of(game)
+    to_move, actions, result, is_terminal = rules.to_move, rules.actions, rules.result, rules.is_terminal
+    is_chance = rules.is_chance
+    # Only a game with chance nodes lists outcomes, and a search reaching a cut-off is
+    # refused before it starts when the game cannot evaluate.
+    chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], rules.chance_outcomes)
+    evaluation_of = cast(Callable[[State], PayoffVector], payoffs.evaluation)
     index, show, single = payoffs.index, payoffs.show, payoffs.single
-    utility_of, evaluation_of, repetition_of = payoffs.utility, payoffs.evaluation, payoffs.repetition
+    utility_of, repetition_of = payoffs.utility, payoffs.repetition
     players = len(payoffs.players)
     highest = payoffs.bounds[1] if prune and payoffs.bounds is not None else None
     limit = payoffs.shallow_limit() if prune else None
 
+    @typeguard_ignore
     def iterate(max_depth: int, previous: Outcome | None) -> Outcome:
         nodes, leaves, cutoffs = counters.nodes, counters.leaves, counters.cutoffs
         repetitions, deepest = counters.repetitions, counters.deepest
@@ -127,17 +141,17 @@ def _maxn_iterations(
         # The positions on the current line, each with the number of chance nodes above it.
         path: dict[State, int] = {}
         chance_depth = 0
-        root_values: dict = {}
+        root_values: dict[Move, PayoffVector] = {}
         budget.root_values = root_values  # what an interrupted search can still report
-        root_bounds: dict = {}
+        root_bounds: dict[Move, Bound] = {}
         budget.root_bounds = root_bounds
-        line = None  # principal variation below the node just searched, as (move, rest)
+        line: Line = None  # principal variation below the node just searched
         cut_short = False  # whether the node just searched stopped early by shallow pruning
         tracer = Tracer() if trace else None
         ply_limit = min(max_depth, stack.mark)
 
         @typeguard_ignore
-        def search(state, rival, bar, ply):
+        def search(state: State, rival: int, bar: Value | None, ply: int) -> PayoffVector:
             """The payoff vector of ``state``.  ``rival`` (the index of the player moving
             above, or NO_RIVAL) already has ``bar`` elsewhere: once this node cannot give
             it more, its search stops (shallow pruning)."""
@@ -191,20 +205,21 @@ def _maxn_iterations(
             # Shallow pruning asks about another player than the mover (there is no bar
             # for the first child, nor below the root or a chance node).
             watch = limit is not None and bar is not None and rival != me
-            best = best_line = None
+            best: PayoffVector = ()
+            best_line: Line = None
             shallow = False
             last = len(moves) - 1
             for number, move in enumerate(moves):
-                value = search(result(state, move), me, None if best is None else best[me], ply + 1)
+                value = search(result(state, move), me, best[me] if best else None, ply + 1)
                 if tracer is not None:
                     tracer.label(move)
                 if not ply:
                     root_values[move] = value
                     root_bounds[move] = root_bound(cut_short, me)
-                if best is None or value[me] > best[me]:
+                if not best or value[me] > best[me]:
                     best, best_line = value, (move, line)
                 if number < last and prune:
-                    shallow = watch and limit - best[me] <= bar
+                    shallow = watch and limit - best[me] <= bar  # type: ignore[operator]  # watch: both set
                     if shallow or (highest is not None and best[me] >= highest):
                         cutoffs += 1
                         if tracer is not None:
@@ -212,14 +227,14 @@ def _maxn_iterations(
                         break
             del path[state]
             if tracer is not None:
-                kind = "min" if single and me == 1 else "max"
+                kind: NodeKind = "min" if single and me == 1 else "max"
                 bound = root_bound(shallow, rival) if shallow else EXACT
                 tracer.close(state, player, kind, ply, (None, None), show(best), bound, pruned)
             line, cut_short = best_line, shallow
             return best
 
         @typeguard_ignore
-        def average(state, ply):
+        def average(state: State, ply: int) -> PayoffVector:
             """The expected payoff vector of a chance node: its outcomes weighed by their
             probabilities."""
             nonlocal chance_depth, line, cut_short
@@ -229,7 +244,7 @@ def _maxn_iterations(
             chance_depth += 1
             if tracer is not None:
                 tracer.open()
-            total = [0] * players
+            sums: list[Value] = [0] * players
             for outcome, probability in outcomes:
                 value = search(result(state, outcome), NO_RIVAL, None, ply + 1)
                 if tracer is not None:
@@ -238,16 +253,16 @@ def _maxn_iterations(
                     root_values[outcome] = value
                     root_bounds[outcome] = EXACT
                 for i in range(players):
-                    total[i] += probability * value[i]
+                    sums[i] += probability * value[i]
             chance_depth -= 1
             del path[state]
-            total = tuple(total)
+            total = tuple(sums)
             if tracer is not None:
                 tracer.close(state, None, "chance", ply, (None, None), show(total))
             line, cut_short = None, False  # a principal variation stops where the dice decide
             return total
 
-        def root_bound(stopped: bool, above: int) -> str:
+        def root_bound(stopped: bool, above: int) -> Bound:
             """The bound of a vector whose search stopped (or not), for the player above."""
             if not stopped:
                 return EXACT
@@ -255,7 +270,7 @@ def _maxn_iterations(
                 return UPPER if above == 0 else LOWER
             return UPPER
 
-        def mover(state: State, chance: bool) -> Any:
+        def mover(state: State, chance: bool) -> Player | None:
             return None if chance else to_move(state)
 
         try:
@@ -287,7 +302,8 @@ def _interrupted_outcome(payoffs: PayoffReader) -> Callable[[Game, State, Budget
 
     def outcome(game: Game, root: State, budget: Budget) -> Outcome:
         values: dict[Hashable, PayoffVector] = dict(budget.root_values)
-        if not values or (has_chance(game) and game.is_chance(root)):
+        is_chance = rules_of(game).is_chance
+        if not values or (is_chance is not None and is_chance(root)):
             raise KeyboardInterrupt
         me = payoffs.index[game.to_move(root)]
         best = max(values, key=lambda move: values[move][me])  # max keeps the first of equals

@@ -30,15 +30,21 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from time import perf_counter
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, cast
 
+from . import _hot
 from ._common import MAX_PLIES, Budget, Progress, Stop, root_player
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
-from .protocol import Game, Move, State, check_limits, game_name, has_chance, require_evaluation
-from .results import SearchError, SearchResult, SearchStats, SearchValue
+from .protocol import Game, Move, State, Value, check_limits, game_name, require_evaluation, rules_of
+from .results import Bound, SearchError, SearchResult, SearchStats, SearchValue
+
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 DEFAULT_ITERATIONS = 10_000
 """The iterations of a search given neither ``iterations`` nor ``time``."""
@@ -54,17 +60,17 @@ class _Node:
                  "proven", "fixed", "probabilities")
 
     @typeguard_ignore
-    def __init__(self, state, players):
+    def __init__(self, state: State, players: int) -> None:
         self.state = state
         self.mover: int | None = None  # the index of the player to move, CHANCE, or None at a leaf
-        self.moves: list = []  # the moves, or a chance node's outcomes
-        self.children: list = []  # a child per move (None until it is added)
+        self.moves: list[Move] = []  # the moves, or a chance node's outcomes
+        self.children: list[_Node | None] = []  # a child per move (None until it is added)
         self.untried: list[int] = []  # the indices of the moves not yet added
         self.visits = 0
         self.totals = [0.0] * players  # the sum of each player's payoffs over the visits
         self.proven: PayoffVector | None = None  # the exact payoffs, once proven
         self.fixed: PayoffVector | None = None  # a repetition through chance: scored, not proven
-        self.probabilities: list = []
+        self.probabilities: list[Value] = []
 
 
 def mcts(
@@ -131,10 +137,15 @@ class _Uct:
         self.playout_depth = playout_depth
         self.payoffs = PayoffReader(game)
         self.players = len(self.payoffs.players)
-        self.is_chance = game.is_chance if has_chance(game) else None
+        self.rules = rules_of(game)
+        self.is_chance = self.rules.is_chance
+        # Only a game with chance nodes lists outcomes, and a playout depth needs an evaluation
+        # (checked before the search starts).
+        self.chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], self.rules.chance_outcomes)
+        self.evaluation = cast(Callable[[State], PayoffVector], self.payoffs.evaluation)
         self.decisive = self.payoffs.decisive()
         bounds = self.payoffs.bounds
-        self.highest = None if bounds is None else bounds[1]
+        self.highest: Value | None = None if bounds is None else bounds[1]
         self.declared_scale = bounds is not None
         # The payoffs' range for scaling: declared, or the lowest and highest seen so far.
         self.low, self.high = (float(bounds[0]), float(bounds[1])) if bounds else (math.inf, -math.inf)
@@ -164,13 +175,13 @@ class _Uct:
         return self.outcome(root, root_state, budget.started, interrupted)
 
     @typeguard_ignore
-    def make_node(self, state, line, chance_depth):
+    def make_node(self, state: State, line: dict[State, int], chance_depth: int) -> _Node:
         """A new node for ``state``, classified: terminal, repeated on ``line``, chance or not.
 
         ``line`` maps the states above it to the number of chance nodes above each."""
         node = _Node(state, self.players)
-        game, payoffs = self.game, self.payoffs
-        if game.is_terminal(state):
+        rules, payoffs = self.rules, self.payoffs
+        if rules.is_terminal(state):
             self.leaves += 1
             node.proven = payoffs.utility(state)
         elif state in line:
@@ -183,32 +194,36 @@ class _Uct:
                 node.proven = value
         elif self.is_chance is not None and self.is_chance(state):
             node.mover = CHANCE
-            outcomes = game.chance_outcomes(state)
+            outcomes = self.chance_outcomes(state)
             if not outcomes:
                 raise SearchError(f"chance node {state!r} has no outcomes")
             node.moves = [outcome for outcome, _ in outcomes]
             node.probabilities = [probability for _, probability in outcomes]
             node.children = [None] * len(outcomes)
         else:
-            node.mover = self.payoffs.index[game.to_move(state)]
-            node.moves = list(game.actions(state))
+            node.mover = self.payoffs.index[rules.to_move(state)]
+            node.moves = list(rules.actions(state))
             if not node.moves:
-                raise no_moves_error(game, state)
+                raise no_moves_error(self.game, state)
             node.children = [None] * len(node.moves)
             node.untried = list(range(len(node.moves)))
         return node
 
     @typeguard_ignore
-    def iteration(self, root):
+    def iteration(self, root: _Node) -> None:
         """Select, expand, play out, back up and prove, once."""
-        result, rng = self.game.result, self.rng
+        result, rng = self.rules.result, self.rng
         path = [root]
         line = {root.state: 0}
         chance_depth = 0
         node = root
+        payoff: PayoffVector
         while True:
-            if node.proven is not None or node.fixed is not None:
-                payoff = node.proven if node.proven is not None else node.fixed
+            if node.proven is not None:
+                payoff = node.proven
+                break
+            if node.fixed is not None:
+                payoff = node.fixed
                 break
             if node.mover == CHANCE:
                 k = _draw(node.probabilities, rng.random())
@@ -217,17 +232,20 @@ class _Uct:
                 k = node.untried.pop(rng.randrange(len(node.untried)))
             else:
                 k = -1
-            if k >= 0 and node.children[k] is None:
+            known = node.children[k] if k >= 0 else self.select(node)
+            if known is None:
                 child = self.make_node(result(node.state, node.moves[k]), line, chance_depth)
                 node.children[k] = child
                 path.append(child)
-                if child.proven is not None or child.fixed is not None:
-                    payoff = child.proven if child.proven is not None else child.fixed
+                if child.proven is not None:
+                    payoff = child.proven
+                elif child.fixed is not None:
+                    payoff = child.fixed
                 else:
                     line[child.state] = chance_depth
                     payoff = self.playout(child.state, line)
                 break
-            node = node.children[k] if k >= 0 else self.select(node)
+            node = known
             path.append(node)
             line.setdefault(node.state, chance_depth)
         # Every node on the way down counts as visited, so that the budget is looked at even
@@ -239,43 +257,45 @@ class _Uct:
         self.back_up(path, payoff)
 
     @typeguard_ignore
-    def select(self, node):
+    def select(self, node: _Node) -> _Node:
         """The child with the highest upper confidence bound for the player to move; a proven
         child counts with its proven payoff and no exploration bonus."""
-        me, low, high, sqrt = node.mover, self.low, self.high, math.sqrt
+        me, low, high, sqrt = cast(int, node.mover), self.low, self.high, math.sqrt
         scale = 1.0 / (high - low) if high > low else 0.0
         bonus = self.exploration * sqrt(math.log(node.visits))
-        best = best_score = None
-        for child in node.children:
+        best, best_score = cast(_Node, node.children[0]), -math.inf
+        # Every child has been added and visited once: a node is selected from only then.
+        for child in cast(list[_Node], node.children):
             proven = child.proven
             if proven is None:
                 visits = child.visits
                 score = (child.totals[me] / visits - low) * scale + bonus / sqrt(visits)
             else:
                 score = (float(proven[me]) - low) * scale
-            if best is None or score > best_score:
+            if score > best_score:
                 best, best_score = child, score
         return best
 
     @typeguard_ignore
-    def playout(self, state, line):
+    def playout(self, state: State, line: dict[State, int]) -> PayoffVector:
         """The payoffs at the end of a random game from ``state`` (on ``line``), or the
         evaluation ``playout_depth`` moves on."""
-        game, rng, payoffs = self.game, self.rng, self.payoffs
-        actions, result, is_terminal = game.actions, game.result, game.is_terminal
-        is_chance, cutoff = self.is_chance, self.playout_depth
+        rng, payoffs = self.rng, self.payoffs
+        actions, result, is_terminal = self.rules.actions, self.rules.result, self.rules.is_terminal
+        is_chance, chance_outcomes, cutoff = self.is_chance, self.chance_outcomes, self.playout_depth
         moves_made = 0
         while True:
             if moves_made == cutoff:
                 self.leaves += 1
-                return payoffs.evaluation(state)
+                return self.evaluation(state)
+            move: Move
             if is_chance is not None and is_chance(state):
-                outcomes = game.chance_outcomes(state)
+                outcomes = chance_outcomes(state)
                 move = outcomes[_draw([p for _, p in outcomes], rng.random())][0]
             else:
                 moves = actions(state)
                 if not moves:
-                    raise no_moves_error(game, state)
+                    raise no_moves_error(self.game, state)
                 move = moves[rng.randrange(len(moves))]
             state = result(state, move)
             self.nodes += 1
@@ -295,7 +315,7 @@ class _Uct:
                 )
 
     @typeguard_ignore
-    def back_up(self, path, payoff):
+    def back_up(self, path: list[_Node], payoff: PayoffVector) -> None:
         """Add ``payoff`` to every node on ``path``, then prove what the last node's proof proves."""
         scores = [float(x) for x in payoff]
         if not self.declared_scale:
@@ -308,66 +328,70 @@ class _Uct:
             for i in players:
                 totals[i] += scores[i]
         k = len(path) - 1
-        while k > 0 and path[k].proven is not None and self.prove(path[k - 1], path[k]):
+        while k > 0 and self.prove(path[k - 1], path[k]):
             k -= 1
 
     @typeguard_ignore
-    def prove(self, node, child):
-        """Prove ``node`` if its newly proven ``child`` and its other children allow; say whether
+    def prove(self, node: _Node, child: _Node) -> bool:
+        """Prove ``node`` if its ``child`` is proven and its other children allow; say whether
         it did."""
-        if node.proven is not None:
+        settled = child.proven
+        if settled is None or node.proven is not None:
             return False
         children = node.children
+        values = [None if c is None else c.proven for c in children]
         if node.mover == CHANCE:
-            if any(c is None or c.proven is None for c in children):
+            known = [v for v in values if v is not None]
+            if len(known) < len(values):
                 return False
             node.proven = tuple(
-                sum(p * c.proven[i] for p, c in zip(node.probabilities, children))
-                for i in range(self.players)
+                sum(p * v[i] for p, v in zip(node.probabilities, known)) for i in range(self.players)
             )
             return True
-        me = node.mover
-        if self.decisive is not None and child.proven[me] >= self.decisive:
-            node.proven = child.proven
+        me = cast(int, node.mover)
+        if self.decisive is not None and settled[me] >= self.decisive:
+            node.proven = settled
             return True
         if self.highest is not None:
             # No move gives the mover more than the highest payoff; of those giving it that
             # much, the first in move order is max^n's choice, once every move before it is
             # proven.
-            for other in children:
-                if other is None or other.proven is None:
+            for value in values:
+                if value is None:
                     break
-                if other.proven[me] >= self.highest:
-                    node.proven = other.proven
+                if value[me] >= self.highest:
+                    node.proven = value
                     return True
-        if node.untried or any(c.proven is None for c in children):
+        proven = [v for v in values if v is not None]
+        if len(proven) < len(values):
             return False
-        node.proven = max((c.proven for c in children), key=lambda v: v[me])  # the first of equals
+        node.proven = max(proven, key=lambda v: v[me])  # the first of equals
         return True
 
     @typeguard_ignore
-    def choose(self, node):
+    def choose(self, node: _Node) -> int:
         """The index of the move to play at ``node``: the proven best, or the most visited of
         those not proven worse than another (then the higher mean, then the first); -1 if
         no move was tried."""
-        children, me = node.children, node.mover
+        me = cast(int, node.mover)
+        tried = {k: child for k, child in enumerate(node.children) if child is not None}
         if node.proven is not None:
-            for k, child in enumerate(children):
-                if child is not None and child.proven is not None and child.proven[me] == node.proven[me]:
+            for k, child in tried.items():
+                if child.proven is not None and child.proven[me] == node.proven[me]:
                     return k
-        tried = [k for k, child in enumerate(children) if child is not None]
-        proven = [children[k].proven[me] for k in tried if children[k].proven is not None]
+        proven = [child.proven[me] for child in tried.values() if child.proven is not None]
         floor = max(proven) if proven else None
-        lowest = self.payoffs.bounds[0] if self.declared_scale else self.low
+        lowest = self.low
 
         def refuted(child: _Node) -> bool:
             value = child.proven
-            return value is not None and (value[me] < floor or (value[me] <= lowest and value[me] < self.high))
+            return value is not None and floor is not None and (
+                value[me] < floor or (value[me] <= lowest and value[me] < self.high))
 
-        candidates = [k for k in tried if not refuted(children[k])] or tried
+        candidates = [k for k, child in tried.items() if not refuted(child)] or list(tried)
         if not candidates:
             return -1
-        return max(candidates, key=lambda k: (children[k].visits, self.mean(children[k])[me], -k))
+        return max(candidates, key=lambda k: (tried[k].visits, self.mean(tried[k])[me], -k))
 
     def mean(self, node: _Node) -> PayoffVector:
         """The node's mean payoffs (its proven payoffs once proven)."""
@@ -391,19 +415,20 @@ class _Uct:
             if k < 0:
                 break
             pv.append(node.moves[k])
-            node = node.children[k]
+            node = cast(_Node, node.children[k])
         return pv
 
     def outcome(self, root: _Node, root_state: State, started: float, interrupted: bool) -> SearchResult:
         """The search's result."""
         show = self.payoffs.show
         leaf_value = root.proven if root.proven is not None else root.fixed
+        value: SearchValue
+        move_values: dict[Hashable, SearchValue] = {}
+        visits: dict[Hashable, int] = {}
+        means: dict[Hashable, SearchValue] = {}
+        bounds: dict[Hashable, Bound] = {}
         if leaf_value is not None and root.mover is None:  # a finished game or a repetition
-            move_values: dict[Hashable, Any] = {}
-            visits: dict[Hashable, int] = {}
-            means: dict[Hashable, Any] = {}
-            bounds: dict[Hashable, Any] = {}
-            value, move, pv = show(leaf_value), None, []
+            value, move, pv = show(leaf_value), None, list[Move]()
         else:
             pv = self.principal_variation(root)
             move = pv[0] if pv else None
@@ -441,7 +466,7 @@ class _Uct:
 
 
 @typeguard_ignore
-def _draw(probabilities, x):
+def _draw(probabilities: Sequence[Value], x: float) -> int:
     """The index of the outcome that ``x`` (drawn uniformly from 0..1) falls on."""
     for k, probability in enumerate(probabilities):
         x -= probability

@@ -11,13 +11,19 @@ deepening, tracing -- works here unchanged.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, Any
 
+from . import _hot
 from ._common import root_player
 from .alphabeta import alphabeta
 from .expectiminimax import expectiminimax
-from .protocol import Game, State, game_name, has_chance, has_evaluation
+from .protocol import Game, Player, State, Value, game_name, has_chance, has_evaluation
 from .results import SearchError, SearchResult
+
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 # The optional members of the game protocol the view passes on as they are.
 _PASSED_ON = ("is_chance", "chance_outcomes", "canonical", "has_chance")
@@ -34,7 +40,7 @@ class CoalitionView:
 
     zero_sum = True
 
-    def __init__(self, game: Game, player: Any) -> None:
+    def __init__(self, game: Game, player: Player) -> None:
         """The view of ``game`` for ``player``, one of its players."""
         if player not in tuple(game.players):
             raise SearchError(
@@ -55,25 +61,25 @@ class CoalitionView:
             self.repetition_utility = self._repetition_utility
 
     @typeguard_ignore
-    def to_move(self, state):
+    def to_move(self, state: State) -> Player:
         """The player, or the coalition when another player is to move."""
         return self.player if self.game.to_move(state) == self.player else self.coalition
 
     @typeguard_ignore
-    def utility(self, state, player):
+    def utility(self, state: State, player: Player) -> Value:
         """The player's payoff, negated for the coalition."""
-        value = self.game.utility(state, self.player)
+        value: Value = self.game.utility(state, self.player)
         return value if player == self.player else -value
 
     @typeguard_ignore
-    def evaluate(self, state, player):
+    def evaluate(self, state: State, player: Player) -> Value:
         """The player's evaluation, negated for the coalition."""
-        value = self.game.evaluate(state, self.player)
+        value: Value = self.game.evaluate(state, self.player)
         return value if player == self.player else -value
 
     @typeguard_ignore
-    def _repetition_utility(self, state, player):
-        value = self.game.repetition_utility(state, self.player)
+    def _repetition_utility(self, state: State, player: Player) -> Value:
+        value: Value = self.game.repetition_utility(state, self.player)
         return value if player == self.player else -value
 
 
@@ -81,7 +87,7 @@ def paranoid(
     game: Game,
     state: State | None = None,
     *,
-    player: Any = None,
+    player: Player | None = None,
     **options: Any,
 ) -> SearchResult:
     """The value and best move of ``state`` (default: the initial state) for ``player``,

@@ -11,11 +11,16 @@ and ``payoff_sum`` allow a searcher to conclude (see ``searchers.protocol``).
 from __future__ import annotations
 
 from collections.abc import Callable
-# typeguard skips functions with this decorator; see driver.py.
-from typing import no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING
 
-from .protocol import Game, State, Value, has_evaluation, is_zero_sum, payoff_bounds, payoff_sum
+from . import _hot
+from .protocol import Game, Player, State, Value, has_evaluation, is_zero_sum, payoff_bounds, payoff_sum
 from .results import SearchValue
+
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 PayoffVector = tuple[Value, ...]
 """Each player's payoff, in the order of ``game.players``."""
@@ -32,7 +37,7 @@ class PayoffReader:
 
     def __init__(self, game: Game) -> None:
         """Read the players and the declared facts about the payoffs of ``game``."""
-        self.players = tuple(game.players)
+        self.players: tuple[Player, ...] = tuple(game.players)
         self.index = {player: i for i, player in enumerate(self.players)}
         # One number from the first player's view, as for minimax and alpha-beta.
         self.single = len(self.players) == 2 and is_zero_sum(game)
@@ -41,23 +46,25 @@ class PayoffReader:
         self.utility = self._reader(game.utility)
         self.evaluation = self._reader(game.evaluate) if has_evaluation(game) else None
         repetition = getattr(game, "repetition_utility", None)
-        zeros = (0,) * len(self.players)
-        self.repetition = self._reader(repetition) if callable(repetition) else lambda state: zeros
+        zeros: PayoffVector = (0,) * len(self.players)
+        self.repetition: Callable[[State], PayoffVector] = (
+            self._reader(repetition) if callable(repetition) else lambda state: zeros
+        )
 
-    def _reader(self, score: Callable[[State, object], Value]) -> Callable[[State], PayoffVector]:
+    def _reader(self, score: Callable[[State, Player], Value]) -> Callable[[State], PayoffVector]:
         players = self.players
         if self.single:
             first = players[0]
 
             @typeguard_ignore
-            def read_one(state):
+            def read_one(state: State) -> PayoffVector:
                 value = score(state, first)
                 return (value, -value)
 
             return read_one
 
         @typeguard_ignore
-        def read_each(state):
+        def read_each(state: State) -> PayoffVector:
             return tuple([score(state, player) for player in players])
 
         return read_each

@@ -105,7 +105,7 @@ class SearchResult:
     repetition: bool
     stats: SearchStats
     algorithm: str = ""
-    leaves: list[tuple[Any, Number]] | None = None
+    leaves: list[tuple[Any, SearchValue]] | None = None
     tree: TraceNode | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the best result found so far (not exact)
     inexact_reason: str | None = None  # why ``exact`` is False, in words
