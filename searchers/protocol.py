@@ -22,8 +22,9 @@ more (they are promises: a game that breaks them gets wrong answers):
   state, cut-off and repetition (a zero-sum game has ``S = 0`` without saying so).
 
 Max^n prunes with them (Korf's shallow and immediate pruning), and Monte Carlo tree
-search scales its exploration to ``payoff_bounds`` and proves a position won as soon
-as one move gives the mover the highest payoff (see ``searchers.payoffs``).
+search scales its exploration to ``payoff_bounds`` and proves a position as soon as
+one move gives the mover the highest payoff, where that settles the others' payoffs
+(see ``searchers.payoffs``); without them it proves a position only by its whole tree.
 """
 
 from __future__ import annotations
