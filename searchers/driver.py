@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from time import perf_counter
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _hot
@@ -31,7 +30,7 @@ from ._common import (
     Tracer,
     in_game_order,
     pv_from_line,
-    run,
+    search_from,
 )
 from .ordering import MoveOrderer, hint_first
 from .protocol import Game, Move, Player, State, Value, position_key, repetition_scorer, rules_of
@@ -80,19 +79,16 @@ def search_game(
     ``depth`` cuts the search off and evaluates; ``time`` or ``max_nodes`` deepen it
     iteratively within that budget.  The callers have checked the game and the limits.
     """
-    started = perf_counter()
-    root = game.initial_state() if state is None else state
-    counters, budget = Counters(), Budget(time, max_nodes, progress)
-    stack = DeepRecursion()
-    try:
-        iterate = _depth_first(game, root, config, counters, budget, stack, trace)
-        deepening = time is not None or max_nodes is not None
-        return run(
-            game, root, iterate, counters, budget,
-            depth=depth, deepening=deepening, algorithm=config.algorithm, started=started,
-        )
-    finally:
-        stack.restore()
+
+    def make_iterate(
+        root: State, counters: Counters, budget: Budget, stack: DeepRecursion
+    ) -> Callable[[int, Outcome | None], Outcome]:
+        return _depth_first(game, root, config, counters, budget, stack, trace)
+
+    return search_from(
+        game, state, make_iterate, depth=depth, time=time, max_nodes=max_nodes,
+        progress=progress, algorithm=config.algorithm,
+    )
 
 
 def _root_bound(value: Value, alpha: Value, beta: Value) -> Bound:
@@ -390,7 +386,7 @@ def _depth_first(
             counters.deepest = deepest
         if line is None:  # the root is terminal, a chance node or cut off at depth 0
             return Outcome(
-                value, None, [], root_values, dict(root_bounds), hit_horizon=horizon > 0,
+                value, None, [], dict(root_values), dict(root_bounds), hit_horizon=horizon > 0,
                 tracer=tracer, chance_cycles=chance_cycles,
             )
         first, rest = line

@@ -6,6 +6,25 @@ optionally ``evaluate(s, p)`` (with ``has_evaluation``), chance nodes
 (``has_chance``, ``is_chance(s)``, ``chance_outcomes(s)``), ``canonical(s)``,
 ``repetition_utility(s, p)`` and ``zero_sum``.  The searchers use nothing else,
 so a hand-written Python class serves as well as a game loaded from a file.
+
+Any number of players.  ``players`` lists them in turn order (``to_move`` decides
+who really moves).  ``utility(s, p)``, ``evaluate(s, p)`` and
+``repetition_utility(s, p)`` give player ``p``'s own payoff.  A two-player game is
+zero-sum unless it says ``zero_sum = False``: the second player's payoff is the
+negation of the first's, and the searchers ask only for the first.  A game of more
+players is taken as general-sum unless it says ``zero_sum = True``.  Two optional
+attributes tell the searchers more about the payoffs, and let them prove and prune
+more (they are promises: a game that breaks them gets wrong answers):
+
+- ``payoff_bounds = (low, high)``: every payoff of every player, at terminal
+  states, at cut-offs (the evaluation) and at repetitions, lies in low..high.
+- ``payoff_sum = S``: the payoffs of all the players add up to S at every terminal
+  state, cut-off and repetition (a zero-sum game has ``S = 0`` without saying so).
+
+Max^n prunes with them (Korf's shallow and immediate pruning), and Monte Carlo tree
+search scales its exploration to ``payoff_bounds`` and proves a position as soon as
+one move gives the mover the highest payoff, where that settles the others' payoffs
+(see ``searchers.payoffs``); without them it proves a position only by its whole tree.
 """
 
 from __future__ import annotations
@@ -80,17 +99,53 @@ def has_chance(game: Game) -> bool:
 
 
 def require_two_player_zero_sum(game: Game, searcher: str) -> None:
-    """Raise SearchError unless ``game`` is a two-player zero-sum game."""
+    """Raise SearchError unless ``game`` is a two-player zero-sum game, naming the searchers
+    that can take it instead."""
     players = tuple(game.players)
     if len(players) != 2:
         raise SearchError(
             f"{searcher} needs a two-player game; {game_name(game)} has "
-            f"{len(players)} players ({', '.join(map(str, players))})"
+            f"{len(players)} players ({', '.join(map(str, players))}): "
+            "use maxn, paranoid or mcts, which take any number of players"
         )
-    if not getattr(game, "zero_sum", True):
+    if not is_zero_sum(game):
         raise SearchError(
-            f"{searcher} needs a zero-sum game; {game_name(game)} is not zero-sum"
+            f"{searcher} needs a zero-sum game; {game_name(game)} is not zero-sum: "
+            "use maxn, paranoid or mcts"
         )
+
+
+def is_zero_sum(game: Game) -> bool:
+    """Whether the players' payoffs add up to zero: a two-player game is, unless it says
+    ``zero_sum = False``; a game of more players is not, unless it says ``zero_sum = True``."""
+    return bool(getattr(game, "zero_sum", len(tuple(game.players)) == 2))
+
+
+def payoff_bounds(game: Game) -> tuple[Value, Value] | None:
+    """The game's ``payoff_bounds`` (lowest, highest payoff of any player), or None."""
+    bounds = getattr(game, "payoff_bounds", None)
+    if bounds is None:
+        return None
+    try:
+        low, high = bounds
+        valid = low <= high
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise SearchError(
+            f"{game_name(game)}: payoff_bounds must be a pair (lowest, highest) of numbers, "
+            f"not {bounds!r}"
+        )
+    return low, high
+
+
+def payoff_sum(game: Game) -> Value | None:
+    """What all the players' payoffs add up to, when it is always the same: the game's
+    ``payoff_sum``, 0 for a zero-sum game, else None."""
+    total = getattr(game, "payoff_sum", None)
+    if total is None and is_zero_sum(game):
+        return 0
+    return total
 
 
 def require_no_chance(game: Game, searcher: str) -> None:
