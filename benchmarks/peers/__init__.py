@@ -2,10 +2,9 @@
 suites. Each is optional (the `bench` extra installs them all): a peer that is not installed
 gives a column that says so, never an error.
 
-Every peer module offers ``NAME``, ``MODULE`` (what it imports), ``NOTE`` (what its column
-should say) and ``solver(work)``: a `Solver`, whose run solves the `Work` exactly from its
-initial state and returns the `Outcome` (the value from the first player's view, as -1, 0 or 1,
-and the nodes where the peer counts them).
+Every peer module offers its `Peer`s: a `Solver` for each `Work` it covers, whose run solves
+the work exactly from its initial state and returns the `Outcome` (the value from the first
+player's view, as -1, 0 or 1, and the nodes where the peer counts them).
 """
 
 from __future__ import annotations
@@ -71,6 +70,19 @@ class Work:
         if self.game == "nim":
             return sum(self.piles)
         return self.rows * self.cols
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A library's column of the `solve` suite: its name, the module it imports (its rows say
+    "not installed" without it), a note for its rows, the games (`Work.game`) it covers and
+    how it solves one."""
+
+    name: str
+    module: str
+    note: str
+    games: frozenset[str]
+    solver: Callable[[Work], Solver]
 
 
 def sign(value: float) -> int:

@@ -13,11 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.harness import Outcome
-from benchmarks.peers import Solver, Work, sign
-
-NAME = "aima3 alphabeta_search"
-MODULE = "aima3"
-NOTE = "no table; value checked by playing on from its move"
+from benchmarks.peers import Peer, Solver, Work, sign
 
 
 def load(work: Work) -> Any:
@@ -74,3 +70,8 @@ def solver(work: Work) -> Solver:
         return sign(game.utility(state, first))
 
     return run, value_of
+
+
+PEER = Peer("aima3 alphabeta_search", "aima3",
+            "no table; value checked by playing on from its move",
+            frozenset({"tictactoe", "nim", "connect"}), solver)

@@ -10,11 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.harness import Outcome
-from benchmarks.peers import Solver, Work, sign
-
-NAME = "OpenSpiel alpha_beta_search"
-MODULE = "pyspiel"
-NOTE = "C++ games, Python search, no table"
+from benchmarks.peers import Peer, Solver, Work, sign
 
 
 def load(work: Work) -> Any:
@@ -39,3 +35,8 @@ def solver(work: Work) -> Solver:
         return Outcome(sign(value))
 
     return run, None
+
+
+PEER = Peer("OpenSpiel alpha_beta_search", "pyspiel",
+            "C++ games, Python search, no table",
+            frozenset({"tictactoe", "nim", "connect"}), solver)

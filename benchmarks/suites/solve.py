@@ -1,7 +1,8 @@
 """solve: exact solves from the initial state by `gdl solve` with the command line's own
 defaults, and the same solves by each peer library in the same run: OpenSpiel's
-`alpha_beta_search` on its C++ games, easyAI's Negamax with its transposition table, aima3's
-`alphabeta_search` (see `benchmarks.peers`). Values are compared as win, draw or loss for the
+`alpha_beta_search` on its C++ games, easyAI's Negamax with its transposition table (on its
+bundled games, and on connect four also on a lean one), aima3's `alphabeta_search` (see
+`benchmarks.peers`). Values are compared as win, draw or loss for the
 first player, whatever each library's scale. A peer that is not installed says so in its row."""
 
 from __future__ import annotations
@@ -10,18 +11,17 @@ import argparse
 import contextlib
 import io
 from collections.abc import Callable
-from types import ModuleType
 
 from benchmarks import ROOT
 from benchmarks.harness import Case, Contender, Outcome, Target
-from benchmarks.peers import Work, aima, easyai, installed, not_installed, openspiel, sign
+from benchmarks.peers import Peer, Work, aima, easyai, installed, not_installed, openspiel, sign
 from gdl.cli import build_parser
 from gdl.cli.common import load_game
 from gdl.cli.solve import run_search
 
 TITLE = "exact solves: gdl solve's defaults vs the peers"
 
-PEERS: tuple[ModuleType, ...] = (openspiel, easyai, aima)
+PEERS: tuple[Peer, ...] = (openspiel.PEER, easyai.PEER, easyai.LEAN, aima.PEER)
 
 # (work, game file, its -p parameters, the first player's known result: 1 win, 0 draw, -1 loss
 # or None when the contenders need only agree, quick)
@@ -33,8 +33,8 @@ WORKS: list[tuple[Work, str, list[str], int | None, bool]] = [
     (Work("connect four 4x5", "connect", rows=4, cols=5), "games/connect.gdl", ["rows=4", "cols=5", "k=4"], None, False),
 ]
 
-# The targets: gdl's defaults at least 10x faster on 4x5 than these two peers.
-TARGETS = {("connect four 4x5", openspiel.NAME): Target(">=", 10), ("connect four 4x5", easyai.NAME): Target(">=", 10)}
+# The targets: gdl's defaults at least 10x faster on 4x5 than OpenSpiel and easyAI (both styles).
+TARGETS = {("connect four 4x5", peer.name): Target(">=", 10) for peer in (openspiel.PEER, easyai.PEER, easyai.LEAN)}
 
 
 def gdl_solver(path: str, params: list[str]) -> Callable[[], Outcome]:
@@ -59,13 +59,13 @@ def gdl_solver(path: str, params: list[str]) -> Callable[[], Outcome]:
     return run
 
 
-def peer_contender(peer: ModuleType, work: Work) -> Contender:
-    """The peer's column: its solver, or why it has none."""
-    target = TARGETS.get((work.name, peer.NAME))
-    if not installed(peer.MODULE):
-        return Contender(peer.NAME, None, not_installed(peer.MODULE), target)
+def peer_contender(peer: Peer, work: Work) -> Contender:
+    """The peer's row: its solver, or why it has none."""
+    target = TARGETS.get((work.name, peer.name))
+    if not installed(peer.module):
+        return Contender(peer.name, None, not_installed(peer.module), target)
     run, value_of = peer.solver(work)
-    return Contender(peer.NAME, run, peer.NOTE, target, value_of)
+    return Contender(peer.name, run, peer.note, target, value_of)
 
 
 def cases(quick: bool) -> list[Case]:
@@ -73,7 +73,7 @@ def cases(quick: bool) -> list[Case]:
     return [
         Case("solve", work.name,
              [Contender("gdl solve (command-line defaults)", gdl_solver(path, params)),
-              *(peer_contender(peer, work) for peer in PEERS)],
+              *(peer_contender(peer, work) for peer in PEERS if work.game in peer.games)],
              expected=expected)
         for work, path, params, expected, is_quick in WORKS
         if is_quick or not quick
