@@ -14,14 +14,13 @@ implementation failed or computed a wrong value, 0 otherwise (a missed target is
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks import ROOT
 from benchmarks.harness import Measurement, measure
-from benchmarks.report import document, environment, table, write
+from benchmarks.report import document, environment, started, table, write
 from benchmarks.suites import SUITES
 
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
@@ -77,7 +76,7 @@ def run_suite(name: str, args: argparse.Namespace, measurements: list[Measuremen
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen suites; print the table, write the JSON; the exit status."""
     args = parser().parse_args(argv)
-    load_at_start = os.getloadavg()
+    start = started()
     measurements: list[Measurement] = []
     failures: list[str] = []
     try:
@@ -85,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_suite(name, args, measurements, failures)
     except KeyboardInterrupt:  # a long run stopped by hand still reports the cases it finished
         failures.append("interrupted: the cases after the last row were not measured")
-    env = environment(load_at_start)
+    env = environment(start)
     print(table(measurements, env, args.repeat))
     for failure in failures:
         print(f"FAILED: {failure}")

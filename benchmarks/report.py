@@ -23,19 +23,29 @@ HEADINGS = ("suite", "case", "implementation", "value", "nodes", "median s", "sp
 NUMERIC = {"value", "nodes", "median s", "spread s", "µs/node"}
 
 
-def environment(load_at_start: tuple[float, float, float]) -> dict[str, Any]:
-    """Where and when the numbers were measured: Python, machine, date, commit and load."""
+def started() -> dict[str, Any]:
+    """What is known when a run starts: its date and the machine's load."""
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average_start": list(os.getloadavg()),
+    }
+
+
+def environment(start: dict[str, Any]) -> dict[str, Any]:
+    """Where and when the numbers were measured: Python, machine, the run's start and end,
+    commit and load (``start`` is `started()`'s answer)."""
     return {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": start["date"],
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": _git("rev-parse", "HEAD"),
         # Uncommitted changes to tracked files make the commit only an approximate label.
         "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
-        "load_average_start": list(load_at_start),
+        "load_average_start": start["load_average_start"],
         "load_average_end": list(os.getloadavg()),
         "peers": versions(),
     }
@@ -96,10 +106,10 @@ def _header(env: dict[str, Any], repeat: int) -> list[str]:
     commit = (env["git_commit"] or "unknown")[:10] + (" with uncommitted changes" if env["git_dirty"] else "")
     start, end = env["load_average_start"], env["load_average_end"]
     return [
-        f"gdl benchmarks, {env['date']}, commit {commit}",
+        f"gdl benchmarks, {env['date']} to {env['finished']}, commit {commit}",
         f"Python {env['python']} ({env['implementation']}) on {env['platform']}, {env['cpus']} CPUs, "
         f"load average {start[0]:.2f} at the start, {end[0]:.2f} at the end",
-        f"CPU seconds of each run (process time), the contenders of a case interleaved, {repeat} runs each:",
+        f"CPU seconds of each run (process time), the contenders of a case interleaved, {repeat} run{'s' * (repeat != 1)} each:",
         "median s = the median run, spread s = fastest-slowest run; ratio = the median over the case's "
         "first row (per node where marked /node), in brackets the range of the ratios of runs made side by side.",
     ]

@@ -38,7 +38,7 @@ def test_a_quick_run_of_every_suite_succeeds_and_records_its_environment(quick_r
     assert status == 0
     assert {row["suite"] for row in document["rows"]} == set(SUITES)
     environment = document["environment"]
-    assert {"python", "machine", "date", "git_commit", "load_average_start", "peers"} <= set(environment)
+    assert {"python", "machine", "date", "finished", "git_commit", "load_average_start", "peers"} <= set(environment)
     assert document["options"] == {"suites": list(SUITES), "case": None, "quick": True, "repeat": 1}
     assert document["failures"] == []
 
