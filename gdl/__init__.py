@@ -15,13 +15,14 @@ from gdl.checker import check
 from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
 from gdl.parser import parse, parse_value
+from gdl.tablebase import GdlTablebaseError, Tablebase
 
 if TYPE_CHECKING:
     from interpreter.game import BaseGame
 
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
-    "CheckedGame", "build", "check_text", "load", "loads", "parse", "parse_value",
+    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "check_text", "load", "loads", "parse", "parse_value",
 ]
 
 

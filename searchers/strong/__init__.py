@@ -5,11 +5,14 @@
 """
 
 from .keys import UnkeyableValue, stable_key
-from .solver import DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, solve_in_memory
-
-solve_strong = solve_in_memory
+from .solver import (
+    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, outcome_counts, solve_strong,
+    value_text,
+)
+from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "UnkeyableValue", "solve_strong", "stable_key",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "outcome_counts",
+    "solve_strong", "stable_key", "value_text",
 ]

@@ -10,16 +10,19 @@ when small enough, exact policy iteration (``stochastic``).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 from ..protocol import Game, Move, State, Value, require_two_player_zero_sum
 from ..results import SearchError
+from .keys import stable_key
 from .graph import CHANCE, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
 from .retrograde import solve_cycle
 from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
 from .stochastic import solve_chance_cycle
+from .tablebase import TablebaseWriter, row
 
 DEFAULT_TOLERANCE = 1e-12
 """Value iteration stops when no value changes by this much in a sweep."""
@@ -254,3 +257,89 @@ def solve_in_memory(
         discover_seconds=discovered - started, solve_seconds=finished - discovered,
     )
     return summarize(game, graph, solution, stats, tolerance, SolvedTable(graph, solution, position_of(game)))
+
+
+def value_text(value: Value) -> str:
+    """A value as text for counts and metadata: integers and fractions exactly (``1/3``), floats
+    to twelve significant digits."""
+    if isinstance(value, float):
+        return f"{value:.12g}"
+    return str(value)
+
+
+def outcome_counts(result: StrongResult) -> dict[str, int]:
+    """The number of positions of each value, the values as text, highest value first."""
+    counts: dict[str, int] = {}
+    for value in sorted(result.outcomes, reverse=True):
+        text = value_text(value)
+        counts[text] = counts.get(text, 0) + result.outcomes[value]
+    return counts
+
+
+def solved_meta(result: StrongResult) -> dict[str, Any]:
+    """What a tablebase records about how it was solved."""
+    return {
+        "value": value_text(result.value),
+        "exact": result.exact,
+        "method": result.method,
+        "tolerance": result.tolerance,
+        "residual": result.residual,
+        "terminal": result.terminal,
+        "outcomes": outcome_counts(result),
+        "remoteness": result.remoteness,
+        "max_remoteness": result.max_remoteness,
+        "seconds": round(result.stats.seconds, 3),
+        "workers": result.stats.workers,
+        "tiers": result.stats.tiers,
+        "best_move_encoding": "the index of the move in actions(state)",
+    }
+
+
+def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> TablebaseWriter:
+    """Write every position of an in-memory solve to a new tablebase at ``path``; the caller
+    finishes it with the metadata."""
+    writer = TablebaseWriter(path)
+    try:
+        solution = table.solution
+        keyed = sorted((stable_key(position), node) for position, node in table.graph.positions.items())
+        for start in range(0, len(keyed), _WRITE_CHUNK):
+            chunk = keyed[start:start + _WRITE_CHUNK]
+            writer.add(row(key, solution.value[n], solution.remoteness[n], solution.best[n]) for key, n in chunk)
+            report("writing", start + len(chunk))
+    except BaseException:
+        writer.close()
+        raise
+    return writer
+
+
+_WRITE_CHUNK = 50_000
+
+
+def solve_strong(
+    game: Game,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress: Callable[[StrongProgress], None] | None = None,
+    out: str | Path | None = None,
+    meta: dict[str, Any] | None = None,
+) -> StrongResult:
+    """Solve every position reachable from the start of ``game``; with ``out``, write them all
+    to a tablebase there, with ``meta`` (the caller's description of the game) in its
+    metadata.  Ctrl-C (KeyboardInterrupt) stops the solve; a tablebase left unfinished says so."""
+    result = solve_in_memory(game, tolerance=tolerance, progress=progress)
+    if out is None:
+        return result
+    began = perf_counter()
+    report = Reporter(progress)
+    report.positions = result.positions
+    writer = write_table(out, result.table, report)
+    write_seconds = perf_counter() - began
+    seconds = result.stats.seconds + write_seconds
+    stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
+                    positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
+    result = replace(result, stats=stats)
+    try:
+        writer.finish({**(meta or {}), **solved_meta(result)})
+    finally:
+        writer.close()
+    return result
