@@ -31,6 +31,8 @@ SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
     "outcomes": (LIST, "the list of (outcome, probability) pairs of a chance node"),
     "symmetries": (LIST, "the list of cell maps under which the game is unchanged"),
     "repetition": (NUMBER, "the first player's score when a position repeats"),
+    "tier": (INT, "an integer no move decreases, to solve the game tier by tier"),
+    "position": (ANY, "the fields that identify a position, for the strong solver"),
 }
 SPECIAL_FUNCTIONS: dict[str, tuple[int, Kind]] = {"move_name": (1, STRING)}
 REQUIRED = ("to_move", "moves", "terminal", "utility")

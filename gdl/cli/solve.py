@@ -8,12 +8,14 @@ import json
 import os
 import sys
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import searchers
+from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, memory_size,
-    move_text, number_text, say, show_status,
+    move_text, number_text, parse_params, say, show_status,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -218,6 +220,10 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--strong", action="store_true",
                        help="solve every position reachable from the start: value, remoteness and best move")
     group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
+    group.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="expand positions in N processes (for a game that declares a `tier`)")
+    group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
+                       "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
     group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
                        help=f"where dice repeat positions, iterate values until no change exceeds X (default {DEFAULT_TOLERANCE:g})")
 
@@ -225,7 +231,8 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
 def check_strong_options(args: argparse.Namespace) -> None:
     """Refuse strong-solving options given without --strong, and ones that make no sense."""
     if not args.strong:
-        for option, given in (("--out", args.out), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE)):
+        for option, given in (("--out", args.out), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE),
+                              ("--workers", args.workers != 1), ("--ray", args.ray)):
             if given:
                 raise UsageError(f"{option} needs --strong")
         return
@@ -235,6 +242,8 @@ def check_strong_options(args: argparse.Namespace) -> None:
             raise UsageError(f"--strong solves every position to the end; it takes no {option}")
     if not args.tolerance > 0:
         raise UsageError("--tolerance must be a positive number")
+    if args.workers < 1:
+        raise UsageError("--workers must be 1 or more")
 
 
 class StrongProgressLine:
@@ -265,7 +274,8 @@ def run_strong(args: argparse.Namespace) -> int:
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
         result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
-                              meta=describe_game(game))
+                              meta=describe_game(game), workers=args.workers, ray=args.ray,
+                              factory=partial(build, game.source.text, game.source.name, parse_params(args.param, args.file)))
     except SearchError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
@@ -330,8 +340,8 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     if result.max_remoteness is not None:
         lines.append(f"longest perfect-play end: {result.max_remoteness} plies (the largest remoteness)")
     stats = result.stats
-    where = (f"in {stats.tiers} tiers with {stats.workers} worker{'s' if stats.workers != 1 else ''}" if stats.tiers
-             else "in one process, in memory (the game declares no `tier` to split it by)")
+    where = (f"in {stats.tiers} tiers, " + ("in one process" if stats.workers == 1 else f"on {stats.workers} workers")
+             if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:
         size = os.path.getsize(out)

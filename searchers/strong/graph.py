@@ -21,8 +21,9 @@ from typing import Any, no_type_check as typeguard_ignore
 from ..protocol import Game, State, Value, has_chance
 from ..results import SearchError
 
-TERMINAL, MAX, MIN, CHANCE = 0, 1, 2, 3
-"""A node's kind: a finished game, the first player to move, the second, or the dice."""
+TERMINAL, MAX, MIN, CHANCE, FIXED = 0, 1, 2, 3, 4
+"""A node's kind: a finished game, the first player to move, the second, the dice, or a
+position solved before (in a later tier), whose answer ``Graph.fixed`` holds."""
 
 # Positions between two calls of the progress callback while the graph grows.
 _PROGRESS_EVERY = 4096
@@ -44,6 +45,7 @@ class Graph:
     target: array = field(default_factory=lambda: array("q"))
     probabilities: dict[int, list[Value]] = field(default_factory=dict)
     utility: dict[int, Value] = field(default_factory=dict)
+    fixed: dict[int, tuple[Value, int]] = field(default_factory=dict)  # value, remoteness
     positions: dict[Hashable, int] = field(default_factory=dict)
     repetition: Value | list[Value] = 0
     has_chance: bool = False
@@ -106,23 +108,23 @@ def repetition_rule(game: Game) -> Callable[[State], Value] | None:
     return lambda state: score(state, first)
 
 
-def tier_check(game: Game) -> Callable[[State, Any, State], None] | None:
-    """A function raising the game's error for a move into a lower tier, or None without tiers."""
+def tier_of(game: Game) -> Callable[[State], int] | None:
+    """The game's ``tier`` function, or None when the game has no tiers."""
     tier = getattr(game, "tier", None)
     if not callable(tier) or not getattr(game, "has_tiers", True):
         return None
+    return tier
+
+
+def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
+    """The game's error for a move into a lower tier (a SearchError if it has none of its own)."""
     make_error = getattr(game, "tier_error", None)
-
-    def check(state: State, move: Any, child: State) -> None:
-        if tier(child) < tier(state):
-            if callable(make_error):
-                raise make_error(state, move, child)
-            raise SearchError(
-                f"the move {move!r} goes from tier {tier(state)} down to tier {tier(child)}: "
-                "no move may lower the tier"
-            )
-
-    return check
+    if callable(make_error):
+        return make_error(state, move, child)
+    return SearchError(
+        f"the move {move!r} goes from tier {game.tier(state)} down to tier {game.tier(child)}: "
+        "no move may lower the tier"
+    )
 
 
 def discover(
@@ -170,7 +172,7 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
     chance_outcomes = getattr(game, "chance_outcomes", None)
     position = position_of(game)
     repetition = repetition_rule(game)
-    check_tier = tier_check(game)
+    tier = tier_of(game)
     kind, first, target = graph.kind, graph.first, graph.target
     positions, probabilities, utilities = graph.positions, graph.probabilities, graph.utility
     repetitions: list[Value | None] = []
@@ -201,10 +203,11 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
                 raise SearchError(f"state {state!r} is not terminal but has no legal moves")
         if repetition is not None:
             repetitions.append(repetition(state))
+        level = None if tier is None else tier(state)
         for move in moves:
             child = result(state, move)
-            if check_tier is not None:
-                check_tier(state, move, child)
+            if level is not None and tier(child) < level:
+                raise tier_error(game, state, move, child)
             key = child if position is None else position(child)
             index = positions.get(key)
             if index is None:

@@ -26,67 +26,83 @@ class UnkeyableValue(TypeError):
 
 def stable_key(value: Any) -> bytes:
     """The stable bytes of ``value`` (see the module's docstring)."""
-    out = bytearray()
-    _encode(value, out)
-    return bytes(out)
+    return _encode(value)
 
 
-def _length(n: int, out: bytearray) -> None:
+def _length(n: int) -> bytes:
     # A varint: seven bits a byte, the high bit set on all bytes but the last.
+    out = bytearray()
     while n >= 0x80:
         out.append((n & 0x7F) | 0x80)
         n >>= 7
     out.append(n)
+    return bytes(out)
+
+
+# The encodings of the integers and strings met so far: positions repeat the same few.
+_leaves: dict[Any, bytes] = {}
+_LEAVES_KEPT = 1 << 16
+_SHORT = [bytes([n]) for n in range(0x80)]
+_SMALL = [b"i" + _SHORT[n] for n in range(0x80)]
 
 
 @typeguard_ignore
-def _encode(value, out):
+def _encode(value):
     kind = type(value)
+    if kind is int or (isinstance(value, str) and kind is not bool):
+        found = _leaves.get(value)
+        if found is None:
+            found = _leaf(value)
+            if len(_leaves) < _LEAVES_KEPT:
+                _leaves[value] = found
+        return found
+    if isinstance(value, tuple):
+        return b"t" + _length(len(value)) + _items(value)
     if kind is bool or value is None:
-        out += b"T" if value is True else b"F" if value is False else b"N"
-    elif isinstance(value, bool):
-        out += b"T" if value else b"F"
-    elif isinstance(value, int):
-        if 0 <= value < 0x80:
-            out += b"i"
-            out.append(value)
-        else:
-            digits = str(int(value)).encode()
-            out += b"I"
-            _length(len(digits), out)
-            out += digits
-    elif isinstance(value, str):
-        data = str.__str__(value).encode("utf-8", "surrogatepass")
-        out += b"s"
-        _length(len(data), out)
-        out += data
-    elif isinstance(value, (tuple, list)):
-        out += b"t" if isinstance(value, tuple) else b"l"
-        _length(len(value), out)
-        for item in value:
-            _encode(item, out)
-    elif isinstance(value, dict):
-        items = sorted((stable_key(k), stable_key(v)) for k, v in value.items())
-        out += b"d"
-        _length(len(items), out)
-        for k, v in items:
-            out += k
-            out += v
-    elif isinstance(value, (set, frozenset)):
-        items = sorted(stable_key(item) for item in value)
-        out += b"e"
-        _length(len(items), out)
-        for item in items:
-            out += item
-    elif isinstance(value, Fraction):
+        return b"T" if value is True else b"F" if value is False else b"N"
+    if isinstance(value, list):
+        return b"l" + _length(len(value)) + _items(value)
+    if isinstance(value, dict):
+        items = sorted(_encode(k) + _encode(v) for k, v in value.items())
+        return b"d" + _length(len(items)) + b"".join(items)
+    if isinstance(value, (set, frozenset)):
+        items = sorted(_encode(item) for item in value)
+        return b"e" + _length(len(items)) + b"".join(items)
+    if isinstance(value, int):  # an int subclass other than bool
+        return _leaf(int(value))
+    if isinstance(value, Fraction):
         digits = f"{value.numerator}/{value.denominator}".encode()
-        out += b"q"
-        _length(len(digits), out)
-        out += digits
-    elif isinstance(value, float):
+        return b"q" + _length(len(digits)) + digits
+    if isinstance(value, float):
         digits = repr(value).encode()
-        out += b"f"
-        _length(len(digits), out)
-        out += digits
-    else:
-        raise UnkeyableValue(f"a position holds {value!r} ({type(value).__name__}), which has no stable key")
+        return b"f" + _length(len(digits)) + digits
+    raise UnkeyableValue(f"a position holds {value!r} ({type(value).__name__}), which has no stable key")
+
+
+@typeguard_ignore
+def _items(values):
+    """The encodings of ``values`` one after the other; the small integers and the strings met
+    before (cells of a board, most of a position) without a call each."""
+    parts = []
+    append = parts.append
+    for item in values:
+        kind = type(item)
+        if kind is int and 0 <= item < 0x80:
+            append(_SMALL[item])
+        elif kind is not bool and isinstance(item, str):
+            found = _leaves.get(item)
+            append(found if found is not None else _encode(item))
+        else:
+            append(_encode(item))
+    return b"".join(parts)
+
+
+def _leaf(value: int | str) -> bytes:
+    """The encoding of an integer or a string."""
+    if isinstance(value, str):
+        data = str.__str__(value).encode("utf-8", "surrogatepass")
+        return b"s" + _length(len(data)) + data
+    if 0 <= value < 0x80:
+        return b"i" + _SHORT[value]
+    digits = str(value).encode()
+    return b"I" + _length(len(digits)) + digits

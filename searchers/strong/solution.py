@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, no_type_check as typeguard_ignore
 
 from ..protocol import Value
-from .graph import CHANCE, MAX, MIN, TERMINAL, Graph
+from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph
 
 NEVER = -1
 """The remoteness of a position whose end can be put off for ever, or that chance decides."""
@@ -57,6 +57,9 @@ def solve_node(graph: Graph, solution: Solution, node: int) -> None:
     if kind == TERMINAL:
         values[node] = graph.utility[node]
         solution.remoteness[node] = 0
+        return
+    if kind == FIXED:
+        values[node], solution.remoteness[node] = graph.fixed[node]
         return
     start, end = graph.first[node], graph.first[node + 1]
     children = graph.target[start:end]
@@ -104,7 +107,7 @@ def backward_induction(
     pred_first, pred_source = predecessors
     first, kind = graph.first, graph.kind
     waiting = array("q", (first[n + 1] - first[n] for n in range(graph.size)))
-    ready = [n for n in range(graph.size) if kind[n] == TERMINAL]
+    ready = [n for n in range(graph.size) if kind[n] == TERMINAL or kind[n] == FIXED]
     solved = 0
     while ready:
         node = ready.pop()
@@ -178,6 +181,6 @@ def exits(graph: Graph, members: set[int] | dict[int, Any], node: int) -> list[t
 
 
 __all__ = [
-    "CHANCE", "MAX", "MIN", "NEVER", "NO_MOVE", "TERMINAL", "Solution", "backward_induction",
+    "CHANCE", "FIXED", "MAX", "MIN", "NEVER", "NO_MOVE", "TERMINAL", "Solution", "backward_induction",
     "component_edges", "exits", "favours_first", "pick", "solve_node", "strongly_connected",
 ]

@@ -315,7 +315,7 @@ def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> Table
 _WRITE_CHUNK = 50_000
 
 
-def solve_strong(
+def solve_whole(
     game: Game,
     *,
     tolerance: float = DEFAULT_TOLERANCE,

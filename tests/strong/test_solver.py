@@ -56,7 +56,7 @@ def test_strong_values_equal_the_depth_first_searches(name: str, params: dict) -
     """At the start and at sampled positions, the strong value is the value alpha-beta (or
     expectiminimax, with dice) finds searching from that position."""
     game = gdl.load(GAMES / name, **params)
-    result = solve_strong(game)
+    result = solve_strong(game, tiers=False)
     table = result.table
     search = expectiminimax if getattr(game, "has_chance", False) else alphabeta
     assert result.exact
@@ -69,7 +69,7 @@ def test_strong_values_equal_the_depth_first_searches(name: str, params: dict) -
 def test_every_nim_position_follows_boutons_rule() -> None:
     """Normal-play Nim: the player to move wins exactly when the xor of the piles is not 0."""
     game = gdl.load(GAMES / "nim.gdl", piles=(3, 4, 5))
-    table = solve_strong(game).table
+    table = solve_strong(game, tiers=False).table
     first = game.players[0]
     for state in table.graph.positions:
         mover_wins = reduce(xor, state.heaps, 0) != 0

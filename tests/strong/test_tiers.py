@@ -1,0 +1,94 @@
+"""Solving tier by tier: the same tablebase from the whole graph in memory, from one process,
+from worker processes and from Ray tasks; a move into a lower tier is an error at `tier`."""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gdl
+from gdl.cli import main
+from searchers.strong import solve_strong
+
+ROOT = Path(__file__).resolve().parents[2]
+CONNECT = str(ROOT / "games" / "connect.gdl")
+SMALL_CONNECT = {"rows": 3, "cols": 4, "k": 3}
+
+
+def table(path: Path) -> list[tuple[Any, ...]]:
+    """Every row of a tablebase, in key order."""
+    return sqlite3.connect(path).execute("SELECT * FROM positions ORDER BY key").fetchall()
+
+
+def solve_to(path: Path, **options: Any) -> Any:
+    """Solve the small connect game into ``path`` with these options."""
+    game = gdl.load(CONNECT, **SMALL_CONNECT)
+    return solve_strong(game, out=path, factory=partial(gdl.load, CONNECT, **SMALL_CONNECT), **options)
+
+
+@pytest.fixture(scope="module")
+def whole_graph(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small connect game solved in memory, without its tiers."""
+    path = tmp_path_factory.mktemp("tiers") / "whole.sqlite"
+    result = solve_to(path, tiers=False)
+    assert result.stats.tiers == 0
+    return path
+
+
+def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Path, tmp_path: Path) -> None:
+    """Connect 3x4 (k = 3) by its 13 tiers (discs on the board): the same 11,819 rows, values,
+    remoteness and best moves, as solving the whole graph in memory."""
+    result = solve_to(tmp_path / "tiers.sqlite")
+    assert result.stats.tiers == 13 and result.positions == 11819
+    assert table(tmp_path / "tiers.sqlite") == table(whole_graph)
+
+
+def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path) -> None:
+    """Two worker processes expanding the positions write the very same rows."""
+    result = solve_to(tmp_path / "workers.sqlite", workers=2)
+    assert result.stats.workers == 2
+    assert table(tmp_path / "workers.sqlite") == table(whole_graph)
+
+
+def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
+    """Ray tasks on a local two-CPU runtime write the very same rows."""
+    result = solve_to(tmp_path / "ray.sqlite", ray="auto")
+    assert result.stats.workers == 2
+    assert table(tmp_path / "ray.sqlite") == table(whole_graph)
+
+
+FALLING = """\
+game "Falling"
+players A, B
+state:
+    pile = 5
+    mover = A
+to_move = mover
+moves = [1, 2]
+result(n):
+    pile -= n
+    mover = other(mover)
+terminal = pile <= 0
+utility = 1 if mover == B else -1
+tier = pile
+"""
+
+
+def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tier = pile` falls with every move: the solve stops at the `tier` line, with the state."""
+    path = tmp_path / "falling.gdl"
+    path.write_text(FALLING)
+    assert main(["solve", str(path), "--strong"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:13:1: error: the move 1 goes from tier 5 down to tier 4: no move may lower `tier`" in err
+    assert "    tier = pile\n    ^" in err and "pile = 5" in err
+
+
+def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game without `tier` is solved in one process, in memory, and the output says so."""
+    assert main(["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--workers", "2"]) == 0
+    assert "in one process, in memory (the game declares no `tier`" in capsys.readouterr().out
