@@ -362,6 +362,18 @@ class Game(BaseGame):
         except Exception as error:
             raise self._rule_error(error, state, "position") from None
 
+    def position_error(self, state: State, other: State, what: str) -> GdlError:
+        """The error for two states that `position` makes one position though they differ in
+        play, located at `position`, with both states."""
+        node = self.checked.definitions["position"]
+        return GdlRuntimeError(
+            f"`position` makes these two states one position, but {what}: "
+            "`position` must keep every field that matters to the play",
+            file=self.source.name, line=node.line, column=node.column,
+            source_line=self.source.line(node.line),
+            state_text=self._describe(state) + "\nand the state:\n" + self._describe(other),
+        )
+
     def display(self, state: State) -> str:
         """The state drawn by the file's `display`, or its fields one a line."""
         if self._display is None:

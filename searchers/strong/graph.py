@@ -127,6 +127,61 @@ def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
     )
 
 
+def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -> tuple[Any, ...]:
+    """What a position must fix: finished or not, the score, who moves, the moves, and the
+    positions they lead to (with their probabilities at a chance node)."""
+    if game.is_terminal(state):
+        return ("terminal", game.utility(state, game.players[0]))
+    if has_chance(game) and game.is_chance(state):
+        outcomes = game.chance_outcomes(state)
+        return ("chance", tuple((o, p, position(game.result(state, o))) for o, p in outcomes))
+    moves = tuple(game.actions(state))
+    return (game.to_move(state), moves, tuple(position(game.result(state, m)) for m in moves))
+
+
+def check_same_position(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> None:
+    """Raise the game's error if two states of one position behave differently."""
+    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
+    if mine == theirs:
+        return
+    if mine[0] != theirs[0]:
+        what = "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
+    elif mine[0] == "terminal":
+        what = "they score differently"
+    elif mine[1] != theirs[1] and mine[0] != "chance":
+        what = "they have different moves"
+    else:
+        what = "the same move leads to different positions"
+    make_error = getattr(game, "position_error", None)
+    if callable(make_error):
+        raise make_error(first, second, what)
+    raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
+
+
+class PositionSampler:
+    """Checks, on a sample, that states with the same position behave the same: the states of
+    the first positions met are kept, and a later state of one of them is compared with it."""
+
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 4096) -> None:
+        """Keep the states of the first ``kept`` positions; compare at most ``checks`` pairs."""
+        self.game = game
+        self.position = position_of(game)
+        self.states: dict[Hashable, State] = {}
+        self.kept, self.checks = kept, checks
+
+    def see(self, key: Hashable, state: State) -> None:
+        """Note ``state`` of position ``key``; compare it with the one kept, if another."""
+        if self.position is None or not self.checks:
+            return
+        kept = self.states.get(key)
+        if kept is None:
+            if len(self.states) < self.kept:
+                self.states[key] = state
+        elif kept != state:
+            self.checks -= 1
+            check_same_position(self.game, kept, state, self.position)
+
+
 def discover(
     game: Game,
     root: State | None = None,
@@ -171,6 +226,7 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
     is_chance = game.is_chance if graph.has_chance else None
     chance_outcomes = getattr(game, "chance_outcomes", None)
     position = position_of(game)
+    sampler = PositionSampler(game)
     repetition = repetition_rule(game)
     tier = tier_of(game)
     kind, first, target = graph.kind, graph.first, graph.target
@@ -208,7 +264,11 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
             child = result(state, move)
             if level is not None and tier(child) < level:
                 raise tier_error(game, state, move, child)
-            key = child if position is None else position(child)
+            if position is None:
+                key = child
+            else:
+                key = position(child)
+                sampler.see(key, child)
             index = positions.get(key)
             if index is None:
                 index = positions[key] = len(positions)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..protocol import Game, has_chance
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, position_of, repetition_rule, tier_error
+from .graph import CHANCE, MAX, MIN, TERMINAL, PositionSampler, position_of, repetition_rule, tier_error
 from .keys import stable_key
 
 Factory = Callable[[], Game]
@@ -52,6 +52,7 @@ def expand_states(game: Game, states: list[Any], pickled: bool = False) -> list[
     position = position_of(game)
     repetition = repetition_rule(game)
     tier = game.tier
+    sampler = PositionSampler(game, kept=len(states) * 4, checks=64)
     answers: list[Expansion] = []
     for state in states:
         if game.is_terminal(state):
@@ -75,7 +76,12 @@ def expand_states(game: Game, states: list[Any], pickled: bool = False) -> list[
             child_level = tier(child)
             if child_level < level:
                 raise tier_error(game, state, move, child)
-            key = stable_key(child if position is None else position(child))
+            if position is None:
+                key = stable_key(child)
+            else:
+                identity = position(child)
+                sampler.see(identity, child)
+                key = stable_key(identity)
             children.append((key, child_level, pickle.dumps(child, pickle.HIGHEST_PROTOCOL) if pickled else child))
         score = None if repetition is None else repetition(state)
         answers.append((kind, None, probabilities, score, children))

@@ -61,9 +61,25 @@ def test_strong_values_equal_the_depth_first_searches(name: str, params: dict) -
     search = expectiminimax if getattr(game, "has_chance", False) else alphabeta
     assert result.exact
     assert result.value == search(game, table=True).value
-    states = list(table.graph.positions)
-    for state in random.Random(name).sample(states, min(12, len(states))):
+    for state in sampled_states(game, random.Random(name), 12):
         assert table.value(state) == search(game, state, table=True).value, state
+
+
+def sampled_states(game: object, dice: random.Random, count: int) -> list:
+    """``count`` states met on random lines of play from the start."""
+    states = []
+    while len(states) < count:
+        state = game.initial_state()
+        for _ in range(dice.randrange(40)):
+            if game.is_terminal(state):
+                break
+            if getattr(game, "has_chance", False) and game.is_chance(state):
+                moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+            else:
+                moves = list(game.actions(state))
+            state = game.result(state, dice.choice(moves))
+        states.append(state)
+    return states
 
 
 def test_every_nim_position_follows_boutons_rule() -> None:

@@ -40,10 +40,11 @@ def whole_graph(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Path, tmp_path: Path) -> None:
-    """Connect 3x4 (k = 3) by its 13 tiers (discs on the board): the same 11,819 rows, values,
-    remoteness and best moves, as solving the whole graph in memory."""
+    """Connect 3x4 (k = 3) by its 13 tiers (discs on the board): the same 7,157 rows (positions:
+    board and player to move), values, remoteness and best moves, as solving the whole graph in
+    memory."""
     result = solve_to(tmp_path / "tiers.sqlite")
-    assert result.stats.tiers == 13 and result.positions == 11819
+    assert result.stats.tiers == 13 and result.positions == 7157
     assert table(tmp_path / "tiers.sqlite") == table(whole_graph)
 
 
@@ -92,3 +93,41 @@ def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFix
     """A game without `tier` is solved in one process, in memory, and the output says so."""
     assert main(["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--workers", "2"]) == 0
     assert "in one process, in memory (the game declares no `tier`" in capsys.readouterr().out
+
+
+def positions_by_walk(game: Any) -> set[Any]:
+    """The (board, player to move) pairs reachable from the start, by a walk written here."""
+    start = game.initial_state()
+    seen, frontier, found = {start}, [start], set()
+    while frontier:
+        state = frontier.pop()
+        found.add((state.board, state.mover))
+        if game.is_terminal(state):
+            continue
+        for child in (game.result(state, m) for m in game.actions(state)):
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return found
+
+
+def test_connect_counts_boards_and_movers_not_states() -> None:
+    """connect.gdl's `last` field (kept to speed up `won`) does not split positions: the solver
+    counts board and player to move, as the literature does."""
+    game = gdl.load(CONNECT, **SMALL_CONNECT)
+    assert solve_strong(game, tiers=False).positions == len(positions_by_walk(game)) == 7157
+
+
+def test_a_position_that_merges_states_of_different_play_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nim with `position = heaps` forgets whose turn it is: (1, 4, 5) comes after one move
+    (take 2) or two (take 1, take 1). The solve stops at `position`, showing both states."""
+    text = (ROOT / "games" / "nim.gdl").read_text()
+    path = tmp_path / "nim.gdl"
+    path.write_text(text + "position = heaps\n")
+    line = len(text.splitlines()) + 1
+    assert main(["solve", str(path), "--strong"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
+    assert "and the state:" in err
