@@ -43,7 +43,6 @@ def _length(n: int) -> bytes:
 _leaves: dict[Any, bytes] = {}
 _LEAVES_KEPT = 1 << 16
 _SHORT = [bytes([n]) for n in range(0x80)]
-_SMALL = [b"i" + _SHORT[n] for n in range(0x80)]
 
 
 @typeguard_ignore
@@ -81,15 +80,19 @@ def _encode(value):
 
 @typeguard_ignore
 def _items(values):
-    """The encodings of ``values`` one after the other; the small integers and the strings met
-    before (cells of a board, most of a position) without a call each."""
+    """The encodings of ``values`` one after the other.  Integers and strings met before (the
+    cells of a board, most of a position) are looked up all at once; booleans never take that
+    way, since True is 1 to a dict."""
+    if all(kind is int or (kind is not bool and issubclass(kind, str)) for kind in set(map(type, values))):
+        try:
+            return b"".join(map(_leaves.__getitem__, values))
+        except KeyError:
+            pass  # a value not met before: encoded (and remembered) below
     parts = []
     append = parts.append
     for item in values:
         kind = type(item)
-        if kind is int and 0 <= item < 0x80:
-            append(_SMALL[item])
-        elif kind is not bool and isinstance(item, str):
+        if kind is not bool and (kind is int or isinstance(item, str)):
             found = _leaves.get(item)
             append(found if found is not None else _encode(item))
         else:

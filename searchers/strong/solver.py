@@ -21,6 +21,7 @@ from .keys import stable_key
 from .graph import CHANCE, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
 from .retrograde import solve_cycle
 from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
+from . import stochastic
 from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, row
 
@@ -136,18 +137,22 @@ def check_game(game: Game, tolerance: float) -> None:
         raise SearchError(f"tolerance must be a positive number, not {tolerance!r}")
 
 
-def solve_graph(graph: Graph, tolerance: float, report: Reporter) -> Solution:
-    """Solve every node of ``graph``: backward induction, then each cycle in turn."""
+def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:
+    """Solve every node of ``graph``: backward induction, then each cycle in turn.  Cycles
+    through the dice are made exact only in a game of at most ``stochastic.EXACT_LIMIT``
+    ``positions`` (by default, the graph's size)."""
     solution = Solution.empty(graph.size)
     solved = backward_induction(graph, solution, graph.predecessors(), lambda n: report("solving", n))
     if solved < graph.size:
-        solve_cycles(graph, solution, tolerance, report, solved)
+        small = (graph.size if positions is None else positions) <= stochastic.EXACT_LIMIT
+        solve_cycles(graph, solution, tolerance, report, solved, small)
     if not solution.methods:
         solution.methods.add("backward induction")
     return solution
 
 
-def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Reporter, solved: int) -> None:
+def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Reporter, solved: int,
+                 try_exact: bool) -> None:
     """Solve the nodes backward induction left, one strongly connected component at a time."""
     values, kind = solution.value, graph.kind
     open_nodes = [n for n in range(graph.size) if values[n] is None]
@@ -163,7 +168,7 @@ def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Rep
         if len(component) == 1 and node not in graph.successors(node):
             solve_node(graph, solution, node)
         elif any(kind[n] == CHANCE for n in component):
-            solve_chance_cycle(graph, solution, component, tolerance, tick)
+            solve_chance_cycle(graph, solution, component, tolerance, tick, try_exact)
         else:
             solve_cycle(graph, solution, component)
         solved += len(component)

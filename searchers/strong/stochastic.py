@@ -29,7 +29,7 @@ from .graph import CHANCE, MAX, MIN, Graph
 from .solution import Solution, strongly_connected
 
 EXACT_LIMIT = 10_000
-"""The largest component whose values are made exact by policy iteration."""
+"""The most positions a game may have for its values to be made exact by policy iteration."""
 _BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fractions
 _ROUNDS = 50  # policy improvements before giving up on exact values
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
@@ -244,15 +244,17 @@ def exact_values(component: _Component, guess: list[float]) -> list[Any]:
 
 
 def solve_chance_cycle(
-    graph: Graph, solution: Solution, members: list[int], tolerance: float, interrupt_check: Any
+    graph: Graph, solution: Solution, members: list[int], tolerance: float, interrupt_check: Any,
+    try_exact: bool,
 ) -> None:
     """Solve a strongly connected component with chance nodes whose exits are solved: exactly
-    when it is small enough and the certificate holds, else by value iteration."""
+    when ``try_exact`` (the game is small enough) and the certificate holds, else by value
+    iteration."""
     component = _Component(graph, solution, members)
     guess, change = value_iteration(component, tolerance, interrupt_check)
     values: list[Any] = guess
     exact = False
-    if len(members) <= EXACT_LIMIT:
+    if try_exact:
         try:
             values = exact_values(component, guess)
             exact = True

@@ -180,7 +180,7 @@ def expand_tier(tier: int, seeds: list[tuple[bytes, bytes]], runner: Runner, scr
 
 
 def tier_solution(tier_graph: TierGraph, answers: dict[bytes, tuple[Any, int, int]], chance: bool,
-                  tolerance: float, report: Reporter) -> Any:
+                  tolerance: float, report: Reporter, positions: int) -> Any:
     """Solve one tier in memory, the positions of higher tiers fixed at their answers."""
     size, outside = len(tier_graph.kind), len(tier_graph.external)
     graph = Graph(has_chance=chance)
@@ -196,7 +196,7 @@ def tier_solution(tier_graph: TierGraph, answers: dict[bytes, tuple[Any, int, in
         graph.repetition = [0 if s is None else s for s in tier_graph.repetition] + [0] * outside
     else:
         graph.repetition = scores.pop() if scores else 0
-    return solve_graph(graph, tolerance, report)
+    return solve_graph(graph, tolerance, report, positions)
 
 
 @dataclass
@@ -257,12 +257,14 @@ def solve_by_tiers(
         start_key = stable_key(start if position is None else position(start))
         scratch.add_frontier([(game.tier(start), start_key, pickle.dumps(start, pickle.HIGHEST_PROTOCOL))])
         tiers = []
+        positions = 0
         tier = scratch.next_tier()
         while tier is not None:
             report.tier = tier
             tier_graph = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report)
             scratch.keep_graph(tier_graph)
             tiers.append(tier)
+            positions += len(tier_graph.kind)
             tier = scratch.next_tier()
         discovered = perf_counter()
         totals = _Totals()
@@ -270,7 +272,8 @@ def solve_by_tiers(
         for tier in reversed(tiers):
             report.tier = tier
             tier_graph = scratch.take_graph(tier)
-            solution = tier_solution(tier_graph, writer.lookup(tier_graph.external), chance, tolerance, report)
+            solution = tier_solution(tier_graph, writer.lookup(tier_graph.external), chance, tolerance, report,
+                                     positions)
             size = len(tier_graph.kind)
             rows = sorted(row(tier_graph.keys[i], solution.value[i], solution.remoteness[i], solution.best[i])
                           for i in range(size))

@@ -101,8 +101,8 @@ def test_the_coin_game_is_exactly_one_third() -> None:
 
 
 def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without policy iteration, the coin game's value comes within the tolerance of 1/3 and is
-    not called exact; the residual is below the tolerance."""
+    """Without policy iteration (a game too large for it), the coin game's value comes within
+    the tolerance of 1/3 and is not called exact; the residual is below the tolerance."""
     monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
     result = solve_strong(CoinFlip(), tolerance=1e-9)
     assert not result.exact and result.method == "value iteration"
