@@ -30,6 +30,21 @@ Expansion = tuple[int, Any, Any, Any, list[tuple[bytes, int, Any]]]
 
 _games: dict[bytes, Game] = {}  # this process's copy of each game, by its factory's pickle
 
+# The stable keys of the positions met lately: a position is reached by several moves, and
+# hashing it is much quicker than encoding it again.
+_keys: dict[Any, bytes] = {}
+_KEYS_KEPT = 1 << 18
+
+
+def key_of(position: Any) -> bytes:
+    """The stable key of ``position``, remembered for the next move that reaches it."""
+    key = _keys.get(position)
+    if key is None:
+        if len(_keys) >= _KEYS_KEPT:
+            _keys.clear()
+        key = _keys[position] = stable_key(position)
+    return key
+
 
 def _game_for(factory_bytes: bytes) -> Game:
     game = _games.get(factory_bytes)
@@ -52,7 +67,7 @@ def expand_states(game: Game, states: list[Any], pickled: bool = False) -> list[
     position = position_of(game)
     repetition = repetition_rule(game)
     tier = game.tier
-    sampler = PositionSampler(game, kept=len(states) * 4, checks=64)
+    sampler = PositionSampler(game, kept=len(states) * 4, checks=8)
     answers: list[Expansion] = []
     for state in states:
         if game.is_terminal(state):
@@ -77,11 +92,11 @@ def expand_states(game: Game, states: list[Any], pickled: bool = False) -> list[
             if child_level < level:
                 raise tier_error(game, state, move, child)
             if position is None:
-                key = stable_key(child)
+                key = key_of(child)
             else:
                 identity = position(child)
                 sampler.see(identity, child)
-                key = stable_key(identity)
+                key = key_of(identity)
             children.append((key, child_level, pickle.dumps(child, pickle.HIGHEST_PROTOCOL) if pickled else child))
         score = None if repetition is None else repetition(state)
         answers.append((kind, None, probabilities, score, children))

@@ -119,11 +119,13 @@ class Reporter:
         self.next_report = self.started + 1.0
         self.positions = 0
         self.tier: int | None = None
+        self.offset = 0  # work done in the phase's earlier tiers
 
     def __call__(self, phase: str, done: int) -> None:
-        """Report ``done`` units of work in ``phase`` if it is time to."""
+        """Report ``done`` units of work in ``phase`` (beyond ``offset``) if it is time to."""
         if self.progress is None:
             return
+        done += self.offset
         now = perf_counter()
         if now >= self.next_report:
             self.next_report = now + 0.25

@@ -6,8 +6,8 @@ the stores), is solved in two passes over its tiers:
 - forward, lowest tier first: the tier's positions (those the earlier tiers' moves reach, the
   start for the first) are expanded, in chunks, by the runner (this process, worker processes
   or Ray tasks, see ``parallel``); moves that stay in the tier add positions to expand, moves to
-  a higher tier add them to that tier's frontier, kept on disk in a scratch SQLite file with
-  the tier's graph;
+  a higher tier add them to that tier's frontier, kept on disk (a batch of states at a time)
+  in a scratch SQLite file with the tier's graph;
 - backward, highest tier first: the tier's graph is read back, the positions its moves reach
   in higher tiers are looked up in the tablebase being written, and the tier is solved in
   memory by this process (``solver.solve_graph``: backward induction, and the cycles inside the
@@ -71,7 +71,10 @@ class TierGraph:
 
 
 class Scratch:
-    """The scratch file of a solve by tiers: each tier's frontier, then its graph."""
+    """The scratch file of a solve by tiers: each tier's frontier, then its graph.
+
+    The frontier is written a batch at a time (one pickle of many states); the keys of the
+    positions queued and not yet expanded are kept in memory, so that each is queued once."""
 
     def __init__(self, path: Path) -> None:
         """A new scratch file at ``path``."""
@@ -83,26 +86,39 @@ class Scratch:
             """
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
-            CREATE TABLE frontier (tier INTEGER NOT NULL, key BLOB NOT NULL UNIQUE, state BLOB NOT NULL);
+            CREATE TABLE frontier (tier INTEGER NOT NULL, batch BLOB NOT NULL);
             CREATE INDEX frontier_tier ON frontier (tier);
             CREATE TABLE graphs (tier INTEGER PRIMARY KEY, data BLOB NOT NULL);
             """
         )
+        self.queued: set[bytes] = set()
 
-    def add_frontier(self, rows: list[tuple[int, bytes, bytes]]) -> None:
-        """Queue positions of higher tiers (a position already queued stays as it was)."""
-        self.connection.executemany("INSERT OR IGNORE INTO frontier VALUES (?, ?, ?)", rows)
+    def add_frontier(self, rows: list[tuple[int, bytes, Any]]) -> None:
+        """Queue positions of higher tiers, (tier, key, state); a position already queued stays
+        as it was."""
+        batches: dict[int, list[tuple[bytes, Any]]] = {}
+        for tier, key, state in rows:
+            if key not in self.queued:
+                self.queued.add(key)
+                batches.setdefault(tier, []).append((key, state))
+        self.connection.executemany(
+            "INSERT INTO frontier VALUES (?, ?)",
+            [(tier, pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)) for tier, batch in batches.items()],
+        )
 
     def next_tier(self) -> int | None:
         """The lowest tier with positions queued."""
         return self.connection.execute("SELECT MIN(tier) FROM frontier").fetchone()[0]
 
-    def take_frontier(self, tier: int) -> list[tuple[bytes, bytes]]:
-        """The queued positions of ``tier`` (key, pickled state), in the order they were queued."""
-        rows = self.connection.execute(
-            "SELECT key, state FROM frontier WHERE tier = ? ORDER BY rowid", (tier,)).fetchall()
+    def take_frontier(self, tier: int) -> list[tuple[bytes, Any]]:
+        """The queued positions of ``tier`` (key, state or pickled state), in the order they
+        were queued."""
+        batches = self.connection.execute(
+            "SELECT batch FROM frontier WHERE tier = ? ORDER BY rowid", (tier,)).fetchall()
         self.connection.execute("DELETE FROM frontier WHERE tier = ?", (tier,))
-        return rows
+        seeds = [seed for (batch,) in batches for seed in pickle.loads(batch)]
+        self.queued.difference_update(key for key, _ in seeds)
+        return seeds
 
     def keep_graph(self, graph: TierGraph) -> None:
         """Store a tier's graph until the backward pass."""
@@ -129,7 +145,7 @@ def _chunks(states: list[Any], workers: int) -> list[list[Any]]:
     return [states[i:i + size] for i in range(0, len(states), size)]
 
 
-def expand_tier(tier: int, seeds: list[tuple[bytes, bytes]], runner: Runner, scratch: Scratch,
+def expand_tier(tier: int, seeds: list[tuple[bytes, Any]], runner: Runner, scratch: Scratch,
                 report: Reporter) -> TierGraph:
     """The forward pass over one tier: expand its positions, queue those of higher tiers."""
     graph = TierGraph(tier)
@@ -139,10 +155,10 @@ def expand_tier(tier: int, seeds: list[tuple[bytes, bytes]], runner: Runner, scr
     for key, state in seeds:
         local[key] = len(graph.keys)
         graph.keys.append(key)
-        pending.append(pickle.loads(state))
+        pending.append(pickle.loads(state) if type(state) is bytes else state)
     expanded = 0
     while pending:
-        higher: list[tuple[int, bytes, bytes]] = []
+        higher: list[tuple[int, bytes, Any]] = []
         next_round: list[Any] = []
         for answers in runner.expand(_chunks(pending, runner.workers)):
             for kind, utility, probabilities, repetition, children in answers:
@@ -166,14 +182,12 @@ def expand_tier(tier: int, seeds: list[tuple[bytes, bytes]], runner: Runner, scr
                         if index is None:
                             index = external[key] = len(graph.external)
                             graph.external.append(key)
-                            if type(state) is not bytes:
-                                state = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
                             higher.append((child_tier, key, state))
                         graph.target.append(-1 - index)
                 graph.first.append(len(graph.target))
         scratch.add_frontier(higher)
         expanded += len(pending)
-        report.positions += len(next_round) + len(higher)
+        report.positions = report.offset + len(graph.keys) + len(graph.external)
         report("discovering", expanded)
         pending = next_round
     return graph
@@ -255,12 +269,12 @@ def solve_by_tiers(
         start = game.initial_state()
         position = position_of(game)
         start_key = stable_key(start if position is None else position(start))
-        scratch.add_frontier([(game.tier(start), start_key, pickle.dumps(start, pickle.HIGHEST_PROTOCOL))])
+        scratch.add_frontier([(game.tier(start), start_key, start)])
         tiers = []
         positions = 0
         tier = scratch.next_tier()
         while tier is not None:
-            report.tier = tier
+            report.tier, report.offset = tier, positions
             tier_graph = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report)
             scratch.keep_graph(tier_graph)
             tiers.append(tier)
@@ -269,8 +283,9 @@ def solve_by_tiers(
         discovered = perf_counter()
         totals = _Totals()
         chance = has_chance(game)
+        report.positions = positions
         for tier in reversed(tiers):
-            report.tier = tier
+            report.tier, report.offset = tier, totals.positions
             tier_graph = scratch.take_graph(tier)
             solution = tier_solution(tier_graph, writer.lookup(tier_graph.external), chance, tolerance, report,
                                      positions)
