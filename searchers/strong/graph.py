@@ -162,7 +162,7 @@ class PositionSampler:
     """Checks, on a sample, that states with the same position behave the same: the states of
     the first positions met are kept, and a later state of one of them is compared with it."""
 
-    def __init__(self, game: Game, kept: int = 4096, checks: int = 4096) -> None:
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 512) -> None:
         """Keep the states of the first ``kept`` positions; compare at most ``checks`` pairs."""
         self.game = game
         self.position = position_of(game)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pickle
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -119,9 +119,10 @@ class Runner:
         """Expand with ``game`` itself, in this process."""
         self.game = game
 
-    def expand(self, chunks: list[list[Any]]) -> list[list[Expansion]]:
-        """The answers of every chunk, in order."""
-        return [expand_states(self.game, chunk) for chunk in chunks]
+    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
+        """The answers of every chunk, in order, each as soon as it is ready (so that the
+        caller works on one chunk's answers while the workers expand the next)."""
+        return (expand_states(self.game, chunk) for chunk in chunks)
 
     def close(self) -> None:
         """Free the workers."""
@@ -137,10 +138,10 @@ class PoolRunner(Runner):
         self.where = f"{workers} worker processes"
         self.pool = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
 
-    def expand(self, chunks: list[list[Any]]) -> list[list[Expansion]]:
-        """The answers of every chunk, in order."""
+    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
+        """The answers of every chunk, in order, each as soon as it is ready."""
         futures = [self.pool.submit(expand_chunk, self.factory_bytes, chunk) for chunk in chunks]
-        return [future.result() for future in futures]
+        return (future.result() for future in futures)
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -167,16 +168,18 @@ class RayRunner(Runner):
         self.workers = int(ray.cluster_resources().get("CPU", 1))
         self.where = f"Ray tasks on {self.workers} CPUs"
 
-    def expand(self, chunks: list[list[Any]]) -> list[list[Expansion]]:
-        """The answers of every chunk, in order."""
-        try:
-            return self.ray.get([self.task.remote(self.factory, chunk) for chunk in chunks])
-        except self.ray.exceptions.RayTaskError as error:
-            # The game's own error (a rule that failed), as a single process would raise it.
-            cause = getattr(error, "cause", None)
-            if isinstance(cause, Exception):
-                raise cause from None
-            raise
+    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
+        """The answers of every chunk, in order, each as soon as it is ready."""
+        tasks = [self.task.remote(self.factory, chunk) for chunk in chunks]
+        for task in tasks:
+            try:
+                yield self.ray.get(task)
+            except self.ray.exceptions.RayTaskError as error:
+                # The game's own error (a rule that failed), as a single process would raise it.
+                cause = getattr(error, "cause", None)
+                if isinstance(cause, Exception):
+                    raise cause from None
+                raise
 
 
 def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | None) -> Runner:

@@ -17,6 +17,7 @@ from searchers.strong import solve_strong
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = str(ROOT / "games" / "connect.gdl")
 SMALL_CONNECT = {"rows": 3, "cols": 4, "k": 3}
+TINY_CONNECT = {"rows": 3, "cols": 3, "k": 3}
 
 
 def table(path: Path) -> list[tuple[Any, ...]]:
@@ -25,9 +26,9 @@ def table(path: Path) -> list[tuple[Any, ...]]:
 
 
 def solve_to(path: Path, **options: Any) -> Any:
-    """Solve the small connect game into ``path`` with these options."""
-    game = gdl.load(CONNECT, **SMALL_CONNECT)
-    return solve_strong(game, out=path, factory=partial(gdl.load, CONNECT, **SMALL_CONNECT), **options)
+    """Solve connect on the 3x3 board (k = 3) into ``path`` with these options."""
+    game = gdl.load(CONNECT, **TINY_CONNECT)
+    return solve_strong(game, out=path, factory=partial(gdl.load, CONNECT, **TINY_CONNECT), **options)
 
 
 @pytest.fixture(scope="module")
@@ -40,11 +41,11 @@ def whole_graph(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Path, tmp_path: Path) -> None:
-    """Connect 3x4 (k = 3) by its 13 tiers (discs on the board): the same 7,157 rows (positions:
+    """Connect 3x3 (k = 3) by its 10 tiers (discs on the board): the same 694 rows (positions:
     board and player to move), values, remoteness and best moves, as solving the whole graph in
     memory."""
     result = solve_to(tmp_path / "tiers.sqlite")
-    assert result.stats.tiers == 13 and result.positions == 7157
+    assert result.stats.tiers == 10 and result.positions == 694
     assert table(tmp_path / "tiers.sqlite") == table(whole_graph)
 
 
