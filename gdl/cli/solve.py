@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from fractions import Fraction
 from functools import partial
@@ -278,6 +279,9 @@ def run_strong(args: argparse.Namespace) -> int:
                               factory=partial(build, game.source.text, game.source.name, parse_params(args.param, args.file)))
     except SearchError as error:
         raise UsageError(str(error)) from None
+    except (sqlite3.Error, OSError) as error:
+        left = f"; {args.out} is left incomplete and will be refused" if args.out and os.path.exists(args.out) else ""
+        raise UsageError(f"cannot write the tablebase: {error}{left}") from None
     except KeyboardInterrupt:
         if progress is not None:
             progress.clear()

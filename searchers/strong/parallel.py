@@ -158,10 +158,13 @@ class RayRunner(Runner):
         except ImportError:
             raise SearchError("--ray needs Ray: pip install 'gdl[ray]'") from None
         if not ray.is_initialized():
-            if address == "auto":
-                ray.init(include_dashboard=False, ignore_reinit_error=True)
-            else:
-                ray.init(address=address, include_dashboard=False)
+            try:
+                if address == "auto":
+                    ray.init(include_dashboard=False, ignore_reinit_error=True)
+                else:
+                    ray.init(address=address, include_dashboard=False)
+            except Exception as error:  # Ray raises several kinds: none is the game's fault
+                raise SearchError(f"cannot join the Ray cluster at {address}: {error}") from None
         self.ray = ray
         self.task = ray.remote(expand_chunk)
         self.factory = ray.put(pickle.dumps(factory))

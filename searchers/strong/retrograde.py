@@ -196,6 +196,7 @@ def solve_cycle(graph: Graph, solution: Solution, members: list[int]) -> None:
     remoteness, best = _remoteness(component, values)
     for i, node in enumerate(members):
         solution.value[node] = values[i]
-        solution.remoteness[node] = remoteness[i]
+        # Where dice decide elsewhere in the game, its length is luck: no remoteness anywhere.
+        solution.remoteness[node] = NEVER if graph.has_chance else remoteness[i]
         solution.best[node] = best[i]
     solution.methods.add("retrograde analysis")

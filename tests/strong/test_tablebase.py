@@ -196,3 +196,11 @@ def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
         assert other.stdout == stable_key(state).hex()
     assert stable_key({"b": 1, "a": 2}) == stable_key({"a": 2, "b": 1})
     assert len({stable_key(v) for v in (1, "1", (1,), [1], True, 1.0, None, (), "")}) == 9
+
+
+def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    """--out in a folder that does not exist: a one-line error, no traceback."""
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(tmp_path / "no" / "t.sqlite"))
+    assert status == 2 and "error: cannot write the tablebase: unable to open database file" in err
+    assert "Traceback" not in err
