@@ -132,3 +132,34 @@ def test_a_position_that_merges_states_of_different_play_is_an_error(
     err = capsys.readouterr().err
     assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
     assert "and the state:" in err
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) during a solve with two workers: exit
+    status 130, one line on standard error, no process left, the scratch file gone, and the
+    tablebase refused as incomplete."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "stopped.sqlite"
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
+         "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    os.killpg(solve.pid, signal.SIGINT)
+    _, err = solve.communicate(timeout=60)
+    assert solve.returncode == 130
+    assert err == f"gdl solve: interrupted; {out} is left incomplete and will be refused until solved again\n"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(solve.pid, 0)  # no worker outlived the solve
+    assert out.exists() and not Path(f"{out}.scratch").exists()
+    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
+        gdl.Tablebase(out)
