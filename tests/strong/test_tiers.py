@@ -163,3 +163,16 @@ def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path)
     assert out.exists() and not Path(f"{out}.scratch").exists()
     with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
         gdl.Tablebase(out)
+
+
+@pytest.mark.parametrize("name, params", [
+    ("kalah.gdl", {"pits": 3, "seeds": 2}), ("nim.gdl", {}), ("pig.gdl", {"goal": 5}),
+])
+def test_the_bundled_tiers_hold_and_give_the_same_table(name: str, params: dict, tmp_path: Path) -> None:
+    """Each bundled game's `tier` never falls (a move that lowered it would stop the solve),
+    and solving by tiers writes the table of the whole graph in memory."""
+    game = gdl.load(ROOT / "games" / name, **params)
+    by_tiers = solve_strong(game, out=tmp_path / "tiers.sqlite")
+    whole = solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
+    assert by_tiers.stats.tiers > 1 and whole.stats.tiers == 0
+    assert table(tmp_path / "tiers.sqlite") == table(tmp_path / "whole.sqlite")
