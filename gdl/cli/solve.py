@@ -41,7 +41,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "the states where it stopped with the game's `evaluation`. Ctrl-C stops the search: the "
         "best result found so far is printed, and the exit status is 130.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
-        "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta",
+        "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta\n"
+        "  gdl solve games/connect.gdl -p rows=4 -p cols=4 --strong --workers 2 --out c44.sqlite\n"
+        "  gdl solve games/pig.gdl -p goal=10 --strong",
     )
     solve.add_argument("--algorithm", choices=ALGORITHMS, help="the searcher (default: alphabeta, or expectiminimax for a game with chance)")
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
