@@ -1,5 +1,6 @@
 """Game-tree searchers over the game protocol: minimax, alpha-beta, expectiminimax, perft;
-for any number of players, max^n, paranoid and Monte Carlo tree search.
+for any number of players, max^n, paranoid and Monte Carlo tree search; and the strong solver
+(``solve_strong``: every position, optionally into a tablebase).
 
 They work on any object with the protocol described in ``searchers.protocol``:
 a game loaded from a .gdl file or a hand-written Python class.
@@ -14,6 +15,7 @@ from .minimax import minimax
 from .paranoid import CoalitionView, paranoid
 from .perft import perft
 from .results import SearchError, SearchResult, SearchStats, TraceNode
+from .strong import StrongResult, solve_strong
 
 __all__ = [
     "CoalitionView",
@@ -21,6 +23,7 @@ __all__ = [
     "SearchError",
     "SearchResult",
     "SearchStats",
+    "StrongResult",
     "TraceNode",
     "alphabeta",
     "expectiminimax",
@@ -29,4 +32,5 @@ __all__ = [
     "minimax",
     "paranoid",
     "perft",
+    "solve_strong",
 ]
