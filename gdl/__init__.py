@@ -16,13 +16,14 @@ from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
 from gdl.limits import room_for_nesting
 from gdl.parser import nesting_guard, parse, parse_value
+from gdl.tablebase import GdlTablebaseError, Tablebase
 
 if TYPE_CHECKING:
     from interpreter.game import BaseGame
 
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
-    "CheckedGame", "build", "check_text", "load", "loads", "parse", "parse_value",
+    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "check_text", "load", "loads", "parse", "parse_value",
 ]
 
 

@@ -7,7 +7,7 @@ import difflib
 from typing import Collection, Iterator, Mapping
 
 from gdl import ast, model
-from gdl.kinds import BOOL, CELL, LIST, NUMBER, PLAYER, STRING, SYMBOL, Kind, describe, element, fits, list_of, map_of
+from gdl.kinds import ANY, BOOL, CELL, INT, LIST, NUMBER, PLAYER, STRING, SYMBOL, Kind, describe, element, fits, list_of, map_of
 
 SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
     "to_move": (SYMBOL, "the player whose turn it is"),
@@ -19,6 +19,8 @@ SPECIAL_DEFINITIONS: dict[str, tuple[Kind, str]] = {
     "outcomes": (LIST, "the list of (outcome, probability) pairs of a chance node"),
     "symmetries": (LIST, "the list of cell maps under which the game is unchanged"),
     "repetition": (NUMBER, "the first player's score when a position repeats"),
+    "tier": (INT, "an integer no move decreases, to solve the game tier by tier"),
+    "position": (ANY, "the fields that identify a position, for the strong solver"),
 }
 """Definitions with a meaning to the game: the kind each must have, and what it means."""
 

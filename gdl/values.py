@@ -90,6 +90,10 @@ class Grid(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return "\n".join(self.row_texts())
 
+    def __reduce__(self) -> tuple[Any, tuple[int, int, tuple[Any, ...]]]:
+        # Each size's class is made at run time, so a pickle names the function that makes it.
+        return (make_grid, (self.rows, self.cols, tuple(self)))
+
     @typeguard_ignore
     def with_cell(self, cell: Any, value: Any) -> Grid:
         """A copy with one cell (row, col) changed."""
@@ -274,14 +278,29 @@ def number(value: Fraction | int) -> Fraction | int:
 
 
 def state_class(name: str, fields: Iterable[str]) -> type:
-    """A tuple subclass for the states of one game, with one read-only property per field."""
-    names = tuple(fields)
+    """A tuple subclass for the states of one game, with one read-only property per field.
+
+    Games with the same field names share the class, so that a state pickled in one process
+    (a strong solver's worker) comes back in another as a state of the same class."""
+    return _state_class(name, tuple(fields))
+
+
+def make_state(name: str, fields: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A state of the class ``state_class(name, fields)`` holding ``values`` (for unpickling)."""
+    return tuple.__new__(_state_class(name, fields), values)
+
+
+@lru_cache(maxsize=None)
+def _state_class(name: str, names: tuple[str, ...]) -> type:
 
     def __repr__(self: tuple[Any, ...]) -> str:
         parts = ", ".join(f"{n}={to_text(v)!s}" if not isinstance(v, Grid) else f"{n}=<{v.rows}x{v.cols} grid>" for n, v in zip(names, self))
         return f"{name}({parts})"
 
-    namespace: dict[str, Any] = {"__slots__": (), "__repr__": __repr__, "fields": names}
+    def __reduce__(self: tuple[Any, ...]) -> tuple[Any, tuple[str, tuple[str, ...], tuple[Any, ...]]]:
+        return (make_state, (name, names, tuple(self)))
+
+    namespace: dict[str, Any] = {"__slots__": (), "__repr__": __repr__, "__reduce__": __reduce__, "fields": names}
     for position, field_name in enumerate(names):
         namespace[field_name] = property(itemgetter(position), doc=f"the state field `{field_name}`")
     return type(name, (tuple,), namespace)

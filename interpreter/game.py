@@ -139,6 +139,8 @@ class Game(BaseGame):
         self._display = self._definition("display")
         self._outcomes = self._definition("outcomes")
         self._repetition = self._definition("repetition")
+        self._tier = self._definition("tier")
+        self._position = self._definition("position")
         self._move_name = names.get("f_move_name")
         self._result = names["result"]
         if program.uses_after:
@@ -154,6 +156,8 @@ class Game(BaseGame):
             setattr(self, "to_move", names["d_to_move"])
         self.has_evaluation = self._evaluation is not None
         self.has_chance = self._outcomes is not None
+        self.has_tiers = self._tier is not None
+        self.has_position = self._position is not None
         self._symmetries = self._load_symmetries()
         self.has_symmetries = bool(self._symmetries)
 
@@ -423,6 +427,45 @@ class Game(BaseGame):
         except Exception as error:
             raise self._rule_error(error, state, "repetition") from None
         return value if player == self.players[0] else -value
+
+    @typeguard_ignore
+    def tier(self, state: State) -> int:
+        """The state's tier, from the file's `tier` (0 without it): no move lowers it."""
+        if self._tier is None:
+            return 0
+        try:
+            return self._tier(state)
+        except Exception as error:
+            raise self._rule_error(error, state, "tier") from None
+
+    def tier_error(self, state: State, move: Any, child: State) -> GdlError:
+        """The error for a move that goes down a tier, located at `tier`."""
+        return self._rule_failure(
+            f"the move {self.format_move(move)} goes from tier {self.tier(state)} down to tier "
+            f"{self.tier(child)}: no move may lower `tier`", "tier", state)
+
+    @typeguard_ignore
+    def position(self, state: State) -> Any:
+        """What identifies the state's position, from the file's `position` (the state itself
+        without it): states with the same position are one position to the strong solver."""
+        if self._position is None:
+            return state
+        try:
+            return self._position(state)
+        except Exception as error:
+            raise self._rule_error(error, state, "position") from None
+
+    def position_error(self, state: State, other: State, what: str) -> GdlError:
+        """The error for two states that `position` makes one position though they differ in
+        play, located at `position`, with both states."""
+        node = self.checked.definitions["position"].node
+        return GdlRuntimeError(
+            f"`position` makes these two states one position, but {what}: "
+            "`position` must keep every field that matters to the play",
+            file=self.source.name, line=node.line, column=node.column,
+            source_line=self.source.line(node.line),
+            state_text=self._describe(state) + "\nand the state:\n" + self._describe(other),
+        )
 
     def display(self, state: State) -> str:
         """The state drawn by the file's `display`, or its fields one a line."""

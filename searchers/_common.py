@@ -6,10 +6,13 @@ import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeAlias
 
-from .protocol import Game, Move, State, Value
-from .results import SearchError, SearchResult, SearchStats, TraceNode
+from .protocol import Game, Move, State, Value, rules_of
+
+# A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
+Line: TypeAlias = "tuple[Move, Line] | None"
+from .results import Bound, NodeKind, SearchError, SearchResult, SearchStats, SearchValue, TraceNode
 from .table import TranspositionTable
 
 # A depth limit that is never reached, so that "unlimited" needs no special case.
@@ -62,9 +65,10 @@ class Budget:
         self.next_report = self.started + _PROGRESS_DELAY
         self.depth: int | None = None  # set by iterative deepening
         self.best_move: Move | None = None
-        # The root's move values found so far in the running iteration, for an interrupt.
-        self.root_values: dict[Hashable, Value] = {}
-        self.root_bounds: dict[Hashable, str] = {}  # filled by searchers whose root values may be bounds
+        # The root's move values found so far in the running iteration, for an interrupt:
+        # numbers, or the payoff vectors of max^n.
+        self.root_values: dict[Hashable, Any] = {}
+        self.root_bounds: dict[Hashable, Bound] = {}  # filled by searchers whose root values may be bounds
 
     def next_check(self, nodes: int) -> int:
         """The node count at which the search must next call ``check``."""
@@ -144,7 +148,7 @@ class Tracer:
 
     def __init__(self) -> None:
         """An empty trace."""
-        self.leaves: list[tuple[State, Value]] = []
+        self.leaves: list[tuple[State, SearchValue]] = []
         self._open: list[list[TraceNode]] = [[]]
 
     def leaf(
@@ -152,10 +156,10 @@ class Tracer:
         state: State,
         player: str | None,
         depth: int,
-        value: Value,
+        value: SearchValue,
         scored_by: str,
         window: tuple[Value | None, Value | None] = (None, None),
-        bound: str = "exact",
+        bound: Bound = "exact",
     ) -> None:
         """Record a node scored without searching below it."""
         if scored_by in ("utility", "evaluation"):
@@ -173,11 +177,11 @@ class Tracer:
         self,
         state: State,
         player: str | None,
-        kind: str,
+        kind: NodeKind,
         depth: int,
         window: tuple[Value | None, Value | None],
-        value: Value,
-        bound: str = "exact",
+        value: SearchValue,
+        bound: Bound = "exact",
         pruned: list[Move] | None = None,
         dropped: list[Move] | None = None,
     ) -> None:
@@ -203,11 +207,11 @@ class Tracer:
 class Outcome:
     """The answer of one complete search to a fixed depth (one iteration)."""
 
-    value: Value
+    value: SearchValue
     move: Move | None
     pv: list[Move]
-    move_values: dict[Move, Value] = field(default_factory=dict)
-    move_bounds: dict[Move, str] = field(default_factory=dict)
+    move_values: dict[Move, SearchValue] = field(default_factory=dict)
+    move_bounds: dict[Move, Bound] = field(default_factory=dict)
     hit_horizon: bool = False  # some state was cut off and evaluated
     dropped: bool = False  # the beam skipped some move
     tracer: Tracer | None = None
@@ -269,7 +273,7 @@ def interrupted_outcome(game: Game, root: State, budget: Budget) -> Outcome:
     maximizing = game.to_move(root) == game.players[0]
     best = (max if maximizing else min)(values, key=values.__getitem__)
     bounds = {move: budget.root_bounds.get(move, "exact") for move in values}
-    outcome = Outcome(values[best], best, [best], values, bounds, hit_horizon=True)
+    outcome = Outcome(values[best], best, [best], dict(values), bounds, hit_horizon=True)
     outcome.interrupted = True
     return outcome
 
@@ -285,15 +289,20 @@ def run(
     deepening: bool,
     algorithm: str,
     started: float,
+    interrupted: Callable[[Game, State, Budget], Outcome] = interrupted_outcome,
 ) -> SearchResult:
-    """Run a search (iteratively deepened or not) and package its SearchResult."""
+    """Run a search (iteratively deepened or not) and package its SearchResult.
+
+    ``interrupted`` makes the outcome of a search stopped by Ctrl-C before its first
+    iteration ended, from what the budget kept of it.
+    """
     if deepening and depth != 0:
         outcome, reached = deepen(iterate, budget, depth)
     else:
         try:
             outcome = iterate(UNLIMITED if depth is None else depth, None)
         except KeyboardInterrupt:
-            outcome = interrupted_outcome(game, root, budget)
+            outcome = interrupted(game, root, budget)
         reached = counters.deepest if depth is None else depth
     tracer = outcome.tracer
     table = counters.table
@@ -329,6 +338,40 @@ def run(
     )
 
 
+IterationMaker = Callable[[State, Counters, Budget, DeepRecursion], Callable[[int, Outcome | None], Outcome]]
+"""Makes a depth-first searcher's ``iterate(depth, previous)`` for a root, with the running
+totals, budget and stack of the search it belongs to."""
+
+
+def search_from(
+    game: Game,
+    state: State | None,
+    make_iterate: IterationMaker,
+    *,
+    depth: int | None,
+    time: float | None,
+    max_nodes: int | None,
+    progress: Callable[[Progress], None] | None,
+    algorithm: str,
+    interrupted: Callable[[Game, State, Budget], Outcome] = interrupted_outcome,
+) -> SearchResult:
+    """Search ``state`` (default: the initial state) with the iterations ``make_iterate``
+    makes: to ``depth``, or deepening within ``time``/``max_nodes``; and report the result."""
+    started = perf_counter()
+    root = game.initial_state() if state is None else state
+    counters, budget = Counters(), Budget(time, max_nodes, progress)
+    stack = DeepRecursion()
+    try:
+        iterate = make_iterate(root, counters, budget, stack)
+        deepening = time is not None or max_nodes is not None
+        return run(
+            game, root, iterate, counters, budget, depth=depth, deepening=deepening,
+            algorithm=algorithm, started=started, interrupted=interrupted,
+        )
+    finally:
+        stack.restore()
+
+
 def inexact_reason(outcome: Outcome, depth: int) -> str | None:
     """Why the outcome's value is not the game's true value, in words; None when it is."""
     if outcome.interrupted:
@@ -350,10 +393,10 @@ def inexact_reason(outcome: Outcome, depth: int) -> str | None:
 
 def root_player(game: Game, root: State) -> str | None:
     """The player to move at ``root``, or None at a chance node."""
-    is_chance = getattr(game, "is_chance", None)
-    if callable(is_chance) and not game.is_terminal(root) and is_chance(root):
+    rules = rules_of(game)
+    if rules.is_chance is not None and not rules.is_terminal(root) and rules.is_chance(root):
         return None
-    return game.to_move(root)
+    return rules.to_move(root)
 
 
 def in_game_order(moves: list[Move], values: dict[Hashable, Any]) -> dict[Hashable, Any]:

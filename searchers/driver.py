@@ -14,31 +14,37 @@ entry points that choose a ``SearchConfig``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from time import perf_counter
-# typeguard skips functions with this decorator (its typeguard_ignore is the same
-# object); imported from typing so that typeguard is not needed at run time.
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, Any, cast
 
+from . import _hot
 from ._common import (
     UNLIMITED,
     Budget,
     Counters,
     DeepRecursion,
+    Line,
     Outcome,
     Progress,
     Tracer,
     in_game_order,
     pv_from_line,
-    run,
+    search_from,
 )
 from .ordering import MoveOrderer, hint_first
-from .protocol import Game, Move, State, Value, has_chance, position_key, repetition_scorer
-from .results import SearchError, SearchResult
+from .protocol import Game, Move, Player, State, Value, position_key, repetition_scorer, rules_of
+from .results import Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
 
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
+
+EXACT: Bound = "exact"
+LOWER: Bound = "lower"
+UPPER: Bound = "upper"
 INFINITY = float("inf")
 
 
@@ -73,22 +79,19 @@ def search_game(
     ``depth`` cuts the search off and evaluates; ``time`` or ``max_nodes`` deepen it
     iteratively within that budget.  The callers have checked the game and the limits.
     """
-    started = perf_counter()
-    root = game.initial_state() if state is None else state
-    counters, budget = Counters(), Budget(time, max_nodes, progress)
-    stack = DeepRecursion()
-    try:
-        iterate = _depth_first(game, root, config, counters, budget, stack, trace)
-        deepening = time is not None or max_nodes is not None
-        return run(
-            game, root, iterate, counters, budget,
-            depth=depth, deepening=deepening, algorithm=config.algorithm, started=started,
-        )
-    finally:
-        stack.restore()
+
+    def make_iterate(
+        root: State, counters: Counters, budget: Budget, stack: DeepRecursion
+    ) -> Callable[[int, Outcome | None], Outcome]:
+        return _depth_first(game, root, config, counters, budget, stack, trace)
+
+    return search_from(
+        game, state, make_iterate, depth=depth, time=time, max_nodes=max_nodes,
+        progress=progress, algorithm=config.algorithm,
+    )
 
 
-def _root_bound(value: Value, alpha: Value, beta: Value) -> str:
+def _root_bound(value: Value, alpha: Value, beta: Value) -> Bound:
     """Whether a root move's value is exact or a bound, given the window it was searched with."""
     return UPPER if value <= alpha else LOWER if value >= beta else EXACT
 
@@ -122,12 +125,14 @@ def _depth_first(
 
     The table, killer moves and history persist from one iteration to the next.
     """
-    max_player = game.players[0]
-    to_move, actions, result = game.to_move, game.actions, game.result
-    is_terminal, utility = game.is_terminal, game.utility
-    evaluate = getattr(game, "evaluate", None)
-    is_chance = game.is_chance if has_chance(game) else None
-    chance_outcomes = getattr(game, "chance_outcomes", None)
+    rules = rules_of(game)
+    max_player = rules.players[0]
+    to_move, actions, result = rules.to_move, rules.actions, rules.result
+    is_terminal, utility, is_chance = rules.is_terminal, rules.utility, rules.is_chance
+    # A search that reaches a cut-off is refused before it starts when the game cannot
+    # evaluate, and only a game with chance nodes lists outcomes.
+    evaluate = cast(Callable[[State, Player], Value], rules.evaluate)
+    chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], rules.chance_outcomes)
     score_repetition = repetition_scorer(game)
     key_of = position_key(game, config.symmetry)
     prune = config.prune
@@ -138,6 +143,7 @@ def _depth_first(
     orderer = _make_orderer(game, config)
     windowed = prune  # whether the trace shows alpha and beta
 
+    @typeguard_ignore
     def iterate(max_depth: int, previous: Outcome | None) -> Outcome:
         hints = {} if previous is None else _line_hints(game, root, previous.pv, key_of)
         nodes, leaves, cutoffs = counters.nodes, counters.leaves, counters.cutoffs
@@ -150,17 +156,17 @@ def _depth_first(
         path: dict[State, int] = {}
         chance_depth = 0
         top = 0  # the ply searched from: the table never answers for the node asked about
-        root_values: dict = {}
+        root_values: dict[Move, Value] = {}
         budget.root_values = root_values  # what an interrupted search can still report
-        root_bounds: dict = {}
+        root_bounds: dict[Move, Bound] = {}
         budget.root_bounds = root_bounds
         unlimited = max_depth == UNLIMITED
-        line = None  # principal variation below the node just searched, as (move, rest)
+        line: Line = None  # principal variation below the node just searched
         tracer = Tracer() if trace else None
         ply_limit = min(max_depth, stack.mark)
 
         @typeguard_ignore
-        def search(state, alpha, beta, ply):
+        def search(state: State, alpha: Value, beta: Value, ply: int) -> Value:
             """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
             nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
             nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves
@@ -254,7 +260,10 @@ def _depth_first(
             if tracer is not None:
                 tracer.open()
                 pruned = None
-            best = best_line = None
+            # Any value beats the starting one, so the first move is always taken.
+            best: Value = -INFINITY if maximizing else INFINITY
+            best_move: Move = moves[0]
+            best_line: Line = None
             for move in moves:
                 child = result(state, move) if next_child is None else next_child()
                 value = search(child, alpha, beta, ply + 1)
@@ -263,8 +272,8 @@ def _depth_first(
                 if not ply:
                     root_values[move] = value
                     root_bounds[move] = _root_bound(value, alpha, beta)
-                if best is None or (value > best if maximizing else value < best):
-                    best, best_line = value, (move, line)
+                if value > best if maximizing else value < best:
+                    best, best_move, best_line = value, move, (move, line)
                     if prune:
                         if maximizing:
                             if value > alpha:
@@ -283,19 +292,19 @@ def _depth_first(
             if table is not None and repetitions == repetitions_before:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
                 table[key] = (best, bound, max_depth - ply, horizon == horizon_before,
-                              best_line[0], state, nodes - nodes_before)
+                              best_move, state, nodes - nodes_before)
                 if len(table) > capacity:
                     table.make_room()
             if tracer is not None:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-                kind = "max" if maximizing else "min"
+                kind: NodeKind = "max" if maximizing else "min"
                 tracer.close(state, player, kind, ply, window(alpha0, beta0), best, bound,
                              pruned, skipped)
             line = best_line
             return best
 
         @typeguard_ignore
-        def average(state, key, ply):
+        def average(state: State, key: Hashable, ply: int) -> Value:
             """The expected value of a chance node: its outcomes weighed by their probabilities."""
             nonlocal chance_depth, line
             outcomes = chance_outcomes(state)
@@ -305,7 +314,7 @@ def _depth_first(
             chance_depth += 1
             if tracer is not None:
                 tracer.open()
-            total = 0
+            total: Value = 0
             for outcome, probability in outcomes:
                 value = search(result(state, outcome), -INFINITY, INFINITY, ply + 1)
                 if tracer is not None:
@@ -377,7 +386,7 @@ def _depth_first(
             counters.deepest = deepest
         if line is None:  # the root is terminal, a chance node or cut off at depth 0
             return Outcome(
-                value, None, [], root_values, dict(root_bounds), hit_horizon=horizon > 0,
+                value, None, [], dict(root_values), dict(root_bounds), hit_horizon=horizon > 0,
                 tracer=tracer, chance_cycles=chance_cycles,
             )
         first, rest = line

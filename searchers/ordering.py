@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-# typeguard skips functions with this decorator (its typeguard_ignore is the same
-# object); imported from typing so that typeguard is not needed at run time.
-from typing import no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING
 
-from .protocol import Game, Move, has_evaluation
+from . import _hot
+from .protocol import Game, Move, State, has_evaluation, rules_of
+
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 # History bonuses grow with the height of the subtree below the cut-off; an
 # unlimited search has no known height, so the ply stands in for it.
@@ -43,8 +47,9 @@ class MoveOrderer:
     ) -> None:
         """An orderer using the refinements that are switched on."""
         evaluates = (by_evaluation or beam is not None) and has_evaluation(game)
-        self._evaluate = game.evaluate if evaluates else None
-        self._result, self._is_terminal, self._utility = game.result, game.is_terminal, game.utility
+        rules = rules_of(game)
+        self._evaluate = rules.evaluate if evaluates else None
+        self._result, self._is_terminal, self._utility = rules.result, rules.is_terminal, rules.utility
         self._max_player = game.players[0]
         self._beam = beam
         self._killers: list[list[Move]] | None = [] if killers else None
@@ -53,10 +58,12 @@ class MoveOrderer:
         )
 
     @typeguard_ignore
-    def order(self, state, moves, maximizing, ply, hint):
+    def order(
+        self, state: State, moves: Sequence[Move], maximizing: bool, ply: int, hint: Move | None
+    ) -> tuple[list[Move], list[State] | None, list[Move] | None]:
         """Return (moves in search order, their child states or None, moves dropped by the beam)."""
-        children = None
-        dropped = None
+        children: list[State] | None = None
+        dropped: list[Move] | None = None
         indices = list(range(len(moves)))
         if self._evaluate is not None:
             result, evaluate, first = self._result, self._evaluate, self._max_player
@@ -71,9 +78,9 @@ class MoveOrderer:
                 dropped = [moves[i] for i in indices[beam:]]
                 del indices[beam:]
         if self._history is not None:
-            scores = self._history[0 if maximizing else 1]
-            indices.sort(key=lambda i: scores.get(moves[i], 0), reverse=True)
-        front = [] if hint is None else [hint]
+            history = self._history[0 if maximizing else 1]
+            indices.sort(key=lambda i: history.get(moves[i], 0), reverse=True)
+        front: list[Move] = [] if hint is None else [hint]
         if self._killers is not None and ply < len(self._killers):
             front += self._killers[ply]
         for move in reversed(front):
@@ -86,7 +93,7 @@ class MoveOrderer:
         return ordered, None if children is None else [children[i] for i in indices], dropped
 
     @typeguard_ignore
-    def reward(self, move, maximizing, ply, remaining):
+    def reward(self, move: Move, maximizing: bool, ply: int, remaining: int) -> None:
         """Remember that ``move`` caused a cut-off at ``ply`` with ``remaining`` depth."""
         killers = self._killers
         if killers is not None:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-# typeguard skips functions with this decorator (its typeguard_ignore is the same
-# object); imported from typing so that typeguard is not needed at run time.
-from typing import no_type_check as typeguard_ignore
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .protocol import Game, State, has_chance
+from . import _hot
+from ._common import DeepRecursion
+from .protocol import Game, Move, State, rules_of
 from .results import SearchError
+
+if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
+    from typeguard import typeguard_ignore
+else:  # typeguard recognises that name; at run time the stand-in changes nothing
+    typeguard_ignore = _hot.typeguard_ignore
 
 
 def perft(game: Game, depth: int, state: State | None = None) -> int:
@@ -19,22 +25,31 @@ def perft(game: Game, depth: int, state: State | None = None) -> int:
     if isinstance(depth, bool) or depth < 0:
         raise SearchError(f"perft depth must be 0 or more, not {depth!r}")
     root = game.initial_state() if state is None else state
-    actions, result, is_terminal = game.actions, game.result, game.is_terminal
-    is_chance = game.is_chance if has_chance(game) else None
-    chance_outcomes = getattr(game, "chance_outcomes", None)
+    rules = rules_of(game)
+    actions, result, is_terminal = rules.actions, rules.result, rules.is_terminal
+    is_chance, chance_outcomes = rules.is_chance, rules.chance_outcomes
 
     @typeguard_ignore
-    def count(state, left):
+    def count(state: State, left: int) -> int:
         if left == 0:
             return 1
         if is_terminal(state):
             return 0
-        if is_chance is not None and is_chance(state):
+        moves: Sequence[Move]
+        if is_chance is not None and chance_outcomes is not None and is_chance(state):
             moves = [outcome for outcome, _ in chance_outcomes(state)]
         else:
             moves = actions(state)
         if left == 1:  # the last move: its results need not be generated
             return len(moves)
-        return sum(count(result(state, move), left - 1) for move in moves)
+        total = 0
+        for move in moves:  # a loop, not sum() of a generator: deep counts stay off the C stack
+            total += count(result(state, move), left - 1)
+        return total
 
-    return count(root, depth)
+    stack = DeepRecursion()
+    try:
+        stack.grow(depth)
+        return count(root, depth)
+    finally:
+        stack.restore()

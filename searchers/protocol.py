@@ -6,11 +6,31 @@ optionally ``evaluate(s, p)`` (with ``has_evaluation``), chance nodes
 (``has_chance``, ``is_chance(s)``, ``chance_outcomes(s)``), ``canonical(s)``,
 ``repetition_utility(s, p)`` and ``zero_sum``.  The searchers use nothing else,
 so a hand-written Python class serves as well as a game loaded from a file.
+
+Any number of players.  ``players`` lists them in turn order (``to_move`` decides
+who really moves).  ``utility(s, p)``, ``evaluate(s, p)`` and
+``repetition_utility(s, p)`` give player ``p``'s own payoff.  A two-player game is
+zero-sum unless it says ``zero_sum = False``: the second player's payoff is the
+negation of the first's, and the searchers ask only for the first.  A game of more
+players is taken as general-sum unless it says ``zero_sum = True``.  Two optional
+attributes tell the searchers more about the payoffs, and let them prove and prune
+more (they are promises: a game that breaks them gets wrong answers):
+
+- ``payoff_bounds = (low, high)``: every payoff of every player, at terminal
+  states, at cut-offs (the evaluation) and at repetitions, lies in low..high.
+- ``payoff_sum = S``: the payoffs of all the players add up to S at every terminal
+  state, cut-off and repetition (a zero-sum game has ``S = 0`` without saying so).
+
+Max^n prunes with them (Korf's shallow and immediate pruning), and Monte Carlo tree
+search scales its exploration to ``payoff_bounds`` and proves a position as soon as
+one move gives the mover the highest payoff, where that settles the others' payoffs
+(see ``searchers.payoffs``); without them it proves a position only by its whole tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -21,7 +41,43 @@ from .results import SearchError
 Game: TypeAlias = Any
 State: TypeAlias = Hashable
 Move: TypeAlias = Hashable
+Player: TypeAlias = str
 Value: TypeAlias = int | float | Fraction
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's protocol methods, typed, for the searchers' inner loops to bind once.
+
+    ``evaluate``, ``is_chance`` and ``chance_outcomes`` are None when the game has none;
+    a searcher that needs one checks before it starts.
+    """
+
+    players: tuple[Player, ...]
+    to_move: Callable[[State], Player]
+    actions: Callable[[State], Sequence[Move]]
+    result: Callable[[State, Move], State]
+    is_terminal: Callable[[State], bool]
+    utility: Callable[[State, Player], Value]
+    evaluate: Callable[[State, Player], Value] | None
+    is_chance: Callable[[State], bool] | None
+    chance_outcomes: Callable[[State], Sequence[tuple[Move, Value]]] | None
+
+
+def rules_of(game: Game) -> Rules:
+    """The protocol methods of ``game``."""
+    chance = has_chance(game)
+    return Rules(
+        players=tuple(game.players),
+        to_move=game.to_move,
+        actions=game.actions,
+        result=game.result,
+        is_terminal=game.is_terminal,
+        utility=game.utility,
+        evaluate=game.evaluate if callable(getattr(game, "evaluate", None)) else None,
+        is_chance=game.is_chance if chance else None,
+        chance_outcomes=game.chance_outcomes if chance else None,
+    )
 
 
 def game_name(game: Game) -> str:
@@ -43,17 +99,53 @@ def has_chance(game: Game) -> bool:
 
 
 def require_two_player_zero_sum(game: Game, searcher: str) -> None:
-    """Raise SearchError unless ``game`` is a two-player zero-sum game."""
+    """Raise SearchError unless ``game`` is a two-player zero-sum game, naming the searchers
+    that can take it instead."""
     players = tuple(game.players)
     if len(players) != 2:
         raise SearchError(
             f"{searcher} needs a two-player game; {game_name(game)} has "
-            f"{len(players)} players ({', '.join(map(str, players))})"
+            f"{len(players)} players ({', '.join(map(str, players))}): "
+            "use maxn, paranoid or mcts, which take any number of players"
         )
-    if not getattr(game, "zero_sum", True):
+    if not is_zero_sum(game):
         raise SearchError(
-            f"{searcher} needs a zero-sum game; {game_name(game)} is not zero-sum"
+            f"{searcher} needs a zero-sum game; {game_name(game)} is not zero-sum: "
+            "use maxn, paranoid or mcts"
         )
+
+
+def is_zero_sum(game: Game) -> bool:
+    """Whether the players' payoffs add up to zero: a two-player game is, unless it says
+    ``zero_sum = False``; a game of more players is not, unless it says ``zero_sum = True``."""
+    return bool(getattr(game, "zero_sum", len(tuple(game.players)) == 2))
+
+
+def payoff_bounds(game: Game) -> tuple[Value, Value] | None:
+    """The game's ``payoff_bounds`` (lowest, highest payoff of any player), or None."""
+    bounds = getattr(game, "payoff_bounds", None)
+    if bounds is None:
+        return None
+    try:
+        low, high = bounds
+        valid = low <= high
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise SearchError(
+            f"{game_name(game)}: payoff_bounds must be a pair (lowest, highest) of numbers, "
+            f"not {bounds!r}"
+        )
+    return low, high
+
+
+def payoff_sum(game: Game) -> Value | None:
+    """What all the players' payoffs add up to, when it is always the same: the game's
+    ``payoff_sum``, 0 for a zero-sum game, else None."""
+    total = getattr(game, "payoff_sum", None)
+    if total is None and is_zero_sum(game):
+        return 0
+    return total
 
 
 def require_no_chance(game: Game, searcher: str) -> None:
@@ -110,15 +202,14 @@ def limits_need_evaluation(
 
 def repetition_scorer(game: Game) -> Callable[[State], Value]:
     """The score, from the first player's view, of a position repeated on the current line."""
-    score = getattr(game, "repetition_utility", None)
+    score: Callable[[State, Player], Value] | None = getattr(game, "repetition_utility", None)
     if not callable(score):
         return lambda state: 0
-    first = game.players[0]
+    first: Player = game.players[0]
     return lambda state: score(state, first)
 
 
 def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | None:
     """The function giving a state's table key, or None when the state is its own key."""
-    if symmetry and callable(getattr(game, "canonical", None)):
-        return game.canonical
-    return None
+    canonical: Callable[[State], Hashable] | None = getattr(game, "canonical", None)
+    return canonical if symmetry and callable(canonical) else None

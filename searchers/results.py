@@ -8,7 +8,14 @@ from fractions import Fraction
 from typing import Any, Literal
 
 Number = int | float | Fraction
-Bound = Literal["exact", "upper", "lower"]
+# Each player's payoff, in a game of more than two players (or not zero-sum).
+Payoffs = dict[Any, Number]
+# A searcher's value: one number from the first player's view in a two-player zero-sum
+# game, each player's payoff otherwise.
+SearchValue = Number | Payoffs
+# "estimate": a mean of Monte Carlo playouts, neither proven nor a bound.
+Bound = Literal["exact", "upper", "lower", "estimate"]
+NodeKind = Literal["max", "min", "chance", "leaf"]
 
 
 class SearchError(Exception):
@@ -30,17 +37,20 @@ class SearchStats:
     table_capacity: int = 0  # the most it may hold, from its memory limit
     table_evictions: int = 0  # entries dropped to make room
     chance_repetitions: int = 0  # repetitions on a cycle through chance nodes (not exact)
+    iterations: int = 0  # Monte Carlo tree search: playouts made (selection to back-up)
 
 
 @dataclass(frozen=True)
 class TraceNode:
     """One node of a traced search, as a textbook would draw it.
 
-    ``kind`` is "max", "min" or "chance" for a node whose children were searched,
+    ``kind`` is "max", "min" or "chance" for a node whose children were searched
+    (max^n calls every player's node "max" when ``value`` is a dict of payoffs),
     "leaf" for one that was scored without searching below it; ``scored_by`` then
     says how: "utility", "evaluation", "repetition" or "table".  ``alpha`` and
     ``beta`` are the window on entry (None in searchers without one), ``value``
-    the backed-up value from the first player's view and ``bound`` whether it is
+    the backed-up value from the first player's view (a dict player -> payoff where
+    the search's values are, see ``SearchResult``) and ``bound`` whether it is
     exact or only an upper/lower bound on the true value (a fail-low/high node).
     ``pruned`` lists the moves skipped by an alpha-beta cut-off, ``dropped`` those
     skipped by the beam.  ``probability`` is set on the outcomes of chance nodes.
@@ -49,11 +59,11 @@ class TraceNode:
     move: Hashable | None
     state: Any
     player: str | None
-    kind: Literal["max", "min", "chance", "leaf"]
+    kind: NodeKind
     depth: int
     alpha: Number | None
     beta: Number | None
-    value: Number
+    value: SearchValue
     bound: Bound = "exact"
     scored_by: str | None = None
     children: list[TraceNode] = field(default_factory=list)
@@ -66,6 +76,15 @@ class TraceNode:
 class SearchResult:
     """The outcome of a search, all values from the first player's view.
 
+    In a two-player zero-sum game ``value`` and each of ``move_values`` is one number,
+    from the first player's view.  Max^n and Monte Carlo tree search on a game of more
+    players (or a two-player game declared not zero-sum) give instead a dict from each
+    player to its payoff; paranoid search gives the number of the one player it plays
+    for.  Monte Carlo tree search also fills ``visits`` (each root move's visit count)
+    and ``mean_payoffs`` (each root move's mean payoff over its playouts, in the form of
+    ``value``); its ``move_bounds`` say "exact" for a move whose value is proven and
+    "estimate" for a mean.  Other searchers leave these two None.
+
     ``exact`` is True when ``value`` is the game's true value: the search reached
     terminal states everywhere, with no depth cut-off, no move dropped by a beam,
     no time or node limit stopping it, and no repetition scored on a cycle through
@@ -76,17 +95,19 @@ class SearchResult:
     and ``tree`` are filled in only by a search with ``trace=True``.
     """
 
-    value: Number
+    value: SearchValue
     move: Hashable | None
     pv: list[Hashable]
-    move_values: dict[Hashable, Number]
+    move_values: dict[Hashable, SearchValue]
     move_bounds: dict[Hashable, Bound]
     exact: bool
     to_move: str | None
     repetition: bool
     stats: SearchStats
     algorithm: str = ""
-    leaves: list[tuple[Any, Number]] | None = None
+    leaves: list[tuple[Any, SearchValue]] | None = None
     tree: TraceNode | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the best result found so far (not exact)
     inexact_reason: str | None = None  # why ``exact`` is False, in words
+    visits: dict[Hashable, int] | None = None  # Monte Carlo: each root move's visit count
+    mean_payoffs: dict[Hashable, SearchValue] | None = None  # Monte Carlo: each root move's mean payoff

@@ -8,11 +8,11 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from gdl.cli import check, compile, perft, play, solve, tree
+from gdl.cli import check, compile, perft, play, query, solve, tree
 from gdl.cli.common import INTERRUPTED, ArgumentParser, Command, UsageError, error_text, say
 from gdl.errors import GdlError
 
-COMMANDS: tuple[Command, ...] = (check, perft, solve, play, tree, compile)
+COMMANDS: tuple[Command, ...] = (check, perft, solve, play, tree, query, compile)
 
 EXAMPLES = """\
 examples:
@@ -21,6 +21,8 @@ examples:
   gdl solve games/tictactoe.gdl
   gdl solve games/nim.gdl -p 'piles=(3, 4, 5)' --json
   gdl solve games/connect.gdl -p rows=5 -p cols=4 --depth 6
+  gdl solve games/tictactoe.gdl --strong --out ttt.sqlite
+  gdl query ttt.sqlite '(1, 1)'
   gdl compile games/tictactoe.gdl
 """
 

@@ -10,6 +10,7 @@ from typing import Any, Callable, TextIO
 import searchers
 from gdl.cli.common import Subcommands, UsageError, add_command, load_game, move_text, number_text, say
 from gdl.errors import GdlError
+from gdl.tablebase import Tablebase
 
 HELP = """\
 Type a move's name, or its number in the list of legal moves (when the moves are named by
@@ -27,13 +28,15 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         description="Play a game against the searchers, or watch them play each other (--as none). "
         "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work.",
         epilog="examples:\n  gdl play games/tictactoe.gdl\n  gdl play games/connect.gdl --as O --depth 6\n"
-        "  gdl play games/nim.gdl --as none",
+        "  gdl play games/nim.gdl --as none\n  gdl play games/tictactoe.gdl --tablebase ttt.sqlite",
     )
     play.add_argument("--as", dest="human", metavar="PLAYER", help="the player you play (default: the first); `none` to watch")
     limits = play.add_mutually_exclusive_group()
     limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")
     limits.add_argument("--time", type=float, metavar="SECONDS", help="the searcher thinks this long a move")
     play.add_argument("--seed", type=int, help="seed for the dice of chance games")
+    play.add_argument("--tablebase", metavar="DB", help="play perfectly at once from a tablebase of this game "
+                      "(written by gdl solve FILE --strong --out DB)")
     return play
 
 
@@ -49,6 +52,7 @@ class Match:
         self.dice = random.Random(args.seed)
         self.echo = False  # whether to repeat typed lines (input from a file or pipe)
         self.numbered = True  # whether the legal moves are listed with numbers to type
+        self.tablebase: Tablebase | None = None  # perfect play from a solved game, when given
 
     @property
     def state(self) -> Any:
@@ -101,8 +105,29 @@ class Match:
         self.say(f"chance: {move_text(self.game, outcome)}")
         self.history.append(self.game.result(self.state, outcome))
 
+    def perfect_play(self) -> tuple[Any, str]:
+        """The tablebase's best move here, and what it promises, in words."""
+        base, game = self.tablebase, self.game
+        assert base is not None
+        value, remoteness = base.value(self.state), base.remoteness(self.state)
+        first, second = game.players[0], game.players[1]
+        if getattr(game, "has_chance", False):
+            words = f"expected value {number_text(value)} for {first}"
+        elif value == 0:
+            words = "a draw" + ("" if remoteness is None else f", over in {remoteness}")
+        else:
+            winner = first if value > 0 else second
+            words = f"{winner} wins in {remoteness}" if remoteness is not None else f"{winner} ahead"
+            words += f" (value {number_text(value)} for {first})"
+        return base.best_move(self.state), words + ", from the tablebase"
+
     def computer_moves(self) -> None:
-        """The searcher picks and plays a move."""
+        """The searcher (or the tablebase) picks and plays a move."""
+        if self.tablebase is not None:
+            move, words = self.perfect_play()
+            self.say(f"{self.game.to_move(self.state)} plays {move_text(self.game, move)}  ({words})")
+            self.history.append(self.game.result(self.state, move))
+            return
         result = self.search()
         mover = self.game.to_move(self.state)
         depth = result.stats.depth
@@ -142,6 +167,10 @@ class Match:
                 return False
             if command in ("help", "?"):
                 self.say(HELP)
+                continue
+            if command == "hint" and self.tablebase is not None:
+                move, words = self.perfect_play()
+                self.say(f"hint: {move_text(self.game, move)} ({words})")
                 continue
             if command == "hint":
                 result = self.search()
@@ -222,5 +251,10 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--as takes a player ({', '.join(game.players)}) or none, not `{args.human}`")
             human = matches[0]
     match = Match(game, human, args, sys.stdout)
+    if args.tablebase is not None:
+        if args.depth is not None or args.time is not None:
+            raise UsageError("--tablebase plays perfectly at once; it takes no --depth or --time")
+        match.tablebase = Tablebase(args.tablebase)
+        match.tablebase.check_game(game)
     match.echo = not sys.stdin.isatty()
     return match.run(sys.stdin.readline)

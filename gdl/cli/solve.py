@@ -1,25 +1,35 @@
-"""`gdl solve`: search a game with minimax, alpha-beta or expectiminimax and report the result."""
+"""`gdl solve`: search a game with minimax, alpha-beta or expectiminimax and report the result; or,
+with `--strong`, solve every reachable position (optionally into a tablebase)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import searchers
+from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, memory_size,
-    move_text, number_text, say, show_status,
+    move_text, number_text, parse_params, say, show_status,
 )
+from gdl.tablebase import describe_game
 from searchers import SearchError
+from searchers.strong import DEFAULT_TOLERANCE, StrongProgress, StrongResult, outcome_counts, solve_strong
 from searchers.table import DEFAULT_MEMORY
 
 # The principal variation printed for people stops after this many moves (JSON has it whole).
 PV_SHOWN = 40
 
 ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
+
+# A histogram of values is shown in full up to this many distinct values.
+_HISTOGRAM_ROWS = 12
 
 
 def register(commands: Subcommands) -> argparse.ArgumentParser:
@@ -31,7 +41,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "the states where it stopped with the game's `evaluation`. Ctrl-C stops the search: the "
         "best result found so far is printed, and the exit status is 130.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
-        "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta",
+        "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta\n"
+        "  gdl solve games/connect.gdl -p rows=4 -p cols=4 --strong --workers 2 --out c44.sqlite\n"
+        "  gdl solve games/pig.gdl -p goal=10 --strong",
     )
     solve.add_argument("--algorithm", choices=ALGORITHMS, help="the searcher (default: alphabeta, or expectiminimax for a game with chance)")
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
@@ -41,6 +53,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                        help=f"the most memory the transposition table may use, e.g. 512M or 4G (default {DEFAULT_MEMORY >> 30}G); "
                        "when it is full, the positions cheapest to search again are dropped")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    add_strong_options(solve)
     return solve
 
 
@@ -185,6 +198,9 @@ def line_text(game: Any, moves: list[Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Search the game and print the result; an interrupted search prints the best result so
     far and exits with the status of an interrupted command."""
+    check_strong_options(args)
+    if args.strong:
+        return run_strong(args)
     game = load_game(args)
     try:
         result = run_search(game, args)
@@ -196,3 +212,175 @@ def run(args: argparse.Namespace) -> int:
         return INTERRUPTED
     say(json.dumps(result_json(game, result)) if args.json else result_text(game, result))
     return INTERRUPTED if result.interrupted else 0
+
+
+# ---- --strong: every position ------------------------------------------------------------------
+
+
+def add_strong_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a strong solve, on `gdl solve`'s parser."""
+    group = parser.add_argument_group("strong solving (every position)")
+    group.add_argument("--strong", action="store_true",
+                       help="solve every position reachable from the start: value, remoteness and best move")
+    group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
+    group.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="expand positions in N processes (for a game that declares a `tier`)")
+    group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
+                       "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
+    group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
+                       help=f"where dice repeat positions, iterate values until no change exceeds X (default {DEFAULT_TOLERANCE:g})")
+
+
+def check_strong_options(args: argparse.Namespace) -> None:
+    """Refuse strong-solving options given without --strong, and ones that make no sense."""
+    if not args.strong:
+        for option, given in (("--out", args.out), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE),
+                              ("--workers", args.workers != 1), ("--ray", args.ray)):
+            if given:
+                raise UsageError(f"{option} needs --strong")
+        return
+    for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),
+                          ("--algorithm", args.algorithm is not None)):
+        if given:
+            raise UsageError(f"--strong solves every position to the end; it takes no {option}")
+    if not args.tolerance > 0:
+        raise UsageError("--tolerance must be a positive number")
+    if args.workers < 1:
+        raise UsageError("--workers must be 1 or more")
+
+
+class StrongProgressLine:
+    """The live line while a strong solve runs: phase, positions, rate and time."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, progress: StrongProgress) -> None:
+        rate = progress.done / progress.seconds if progress.seconds else 0
+        tier = "" if progress.tier is None else f" tier {progress.tier},"
+        if progress.phase == "discovering":
+            detail = f"{progress.positions:,} positions found, {progress.done:,} expanded"
+        else:
+            detail = f"{progress.done:,} of {progress.positions:,} positions"
+        show_status(f"  {progress.phase}:{tier} {detail}, {rate:,.0f}/s, {progress.seconds:.0f} s (Ctrl-C stops) ")
+        self.shown = True
+
+    def clear(self) -> None:
+        """Remove the line once the solve is over."""
+        if self.shown:
+            clear_status()
+
+
+def run_strong(args: argparse.Namespace) -> int:
+    """Solve every position and print the figures (and write the tablebase, with --out)."""
+    game = load_game(args)
+    progress = StrongProgressLine() if sys.stderr.isatty() else None
+    try:
+        result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
+                              meta=describe_game(game), workers=args.workers, ray=args.ray,
+                              factory=partial(build, game.source.text, game.source.name, parse_params(args.param, args.file)))
+    except SearchError as error:
+        raise UsageError(str(error)) from None
+    except (sqlite3.Error, OSError) as error:
+        left = f"; {args.out} is left incomplete and will be refused" if args.out and os.path.exists(args.out) else ""
+        raise UsageError(f"cannot write the tablebase: {error}{left}") from None
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.clear()
+        left = f"; {args.out} is left incomplete and will be refused until solved again" if args.out else ""
+        say(f"gdl solve: interrupted{left}", to=sys.stderr)
+        return INTERRUPTED
+    if progress is not None:
+        progress.clear()
+    say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
+    return 0
+
+
+def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:
+    """The brief's JSON object for a strong solve."""
+    value = result.value
+    stats = result.stats
+    return {
+        "game": game.title,
+        "algorithm": "strong",
+        "value": json_number(value),
+        "value_fraction": str(value) if isinstance(value, Fraction) and value.denominator != 1 else None,
+        "exact": result.exact,
+        "method": result.method,
+        "tolerance": result.tolerance,
+        "residual": result.residual,
+        "positions": result.positions,
+        "terminal": result.terminal,
+        "outcomes": outcome_counts(result),
+        "to_move": result.to_move,
+        "best_move": None if result.best_move is None else move_text(game, result.best_move),
+        "remoteness": result.remoteness,
+        "max_remoteness": result.max_remoteness,
+        "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
+        "move_remoteness": {move_text(game, m): r for m, r in result.move_remoteness.items()},
+        "tablebase": out,
+        "stats": {
+            "seconds": round(stats.seconds, 4),
+            "positions_per_second": round(stats.positions_per_second, 1),
+            "discover_seconds": round(stats.discover_seconds, 4),
+            "solve_seconds": round(stats.solve_seconds, 4),
+            "write_seconds": round(stats.write_seconds, 4),
+            "workers": stats.workers,
+            "tiers": stats.tiers,
+        },
+    }
+
+
+def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
+    """The figures of a strong solve for people."""
+    note = "" if result.exact else f"  [not exact: value iteration, largest last change {result.residual:.2g}]"
+    lines = [f"{game.title}: {verdict(game, result.value, result.exact or not _has_chance(game))}{note}"]
+    if result.best_move is not None:
+        lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
+    elif result.to_move is None and result.move_values:
+        lines.append("the initial state is a chance node")
+    else:
+        lines.append("the initial state is terminal: no move to make")
+    lines.append(f"positions: {result.positions:,} reachable from the start, {result.terminal:,} of them terminal")
+    lines.extend(_outcome_lines(game, result))
+    if result.max_remoteness is not None:
+        lines.append(f"longest perfect-play end: {result.max_remoteness} plies (the largest remoteness)")
+    stats = result.stats
+    where = (f"in {stats.tiers} tiers, " + ("in one process" if stats.workers == 1 else f"on {stats.workers} workers")
+             if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
+    lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
+    if out is not None:
+        size = os.path.getsize(out)
+        lines.append(f"tablebase: {out} ({size / 1e6:.1f} MB, {size / max(1, result.positions):.0f} bytes a position); "
+                     f"`gdl query {out}` reads it")
+    return "\n".join(lines)
+
+
+def _has_chance(game: Any) -> bool:
+    return bool(getattr(game, "has_chance", False))
+
+
+def _plies(remoteness: int | None) -> str:
+    if remoteness is None:
+        return ""
+    return f" (the game ends in {remoteness} pl{'y' if remoteness == 1 else 'ies'} with perfect play)"
+
+
+def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
+    """Positions counted by value: wins, draws and losses, or a histogram of the values."""
+    counts = outcome_counts(result)
+    first, second = game.players[0], game.players[1]
+    if set(counts) <= {"1", "0", "-1"}:
+        names = {"1": f"{first} wins", "0": "draws", "-1": f"{second} wins"}
+        return ["by value: " + ", ".join(f"{names[v]} {n:,}" for v, n in counts.items())]
+    ahead = sum(n for v, n in result.outcomes.items() if v > 0)
+    level = sum(n for v, n in result.outcomes.items() if v == 0)
+    behind = sum(n for v, n in result.outcomes.items() if v < 0)
+    lines = [f"by value: {first} ahead {ahead:,}, level {level:,}, {second} ahead {behind:,}"]
+    if len(counts) <= _HISTOGRAM_ROWS:
+        width = max(len(v) for v in counts)
+        lines.extend(f"  {v.rjust(width)}  {n:,}" for v, n in counts.items())
+    else:
+        lines.append(f"  ({len(counts):,} distinct values; --json lists them)")
+    return lines
+

@@ -174,10 +174,10 @@ def reference_value(game: Any, state: Any = None, line: tuple = ()) -> Any:
 
 @st.composite
 def random_nims(draw: st.DrawFn) -> Nim:
-    """Nim with one to three piles of one to four stones, normal or misere play.
+    """Nim with one to three piles of one to four stones (eight at most), normal or misere play.
 
     Taking 1 and then 1 leads where taking 2 does: a position comes back after different
     numbers of moves, on many lines at once.
     """
-    piles = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    piles = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3).filter(lambda p: sum(p) <= 8))
     return Nim(tuple(piles), misere=draw(st.booleans()))

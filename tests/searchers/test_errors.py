@@ -55,6 +55,12 @@ def test_three_player_games_are_refused(search) -> None:
 
 
 @pytest.mark.parametrize("search", SEARCHERS)
+def test_the_refusal_of_more_players_names_the_searchers_that_take_them(search) -> None:
+    with pytest.raises(SearchError, match="use maxn, paranoid or mcts, which take any number of players"):
+        search(ThreePlayerCount())
+
+
+@pytest.mark.parametrize("search", SEARCHERS)
 def test_games_that_are_not_zero_sum_are_refused(search) -> None:
     with pytest.raises(SearchError, match="zero-sum"):
         search(Cooperative())

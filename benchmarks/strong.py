@@ -1,0 +1,107 @@
+"""Strong solving measured: positions per second on one core and with two workers, and bytes
+per position on disk and in memory.
+
+    python benchmarks/strong.py                 # connect 4x4 and 5x4, Kalah 4x3, Pig to 30
+    python benchmarks/strong.py --pig 100       # Pig to its full goal (Neller and Presser: 53.06%)
+    python benchmarks/strong.py --five          # also connect-4 on the 5x5 board
+
+Each row runs in a fresh process (so that its peak memory is its own) through the Python API:
+the game loaded, then solved into a tablebase in a temporary directory.  "memory/pos" is the
+growth of the process's peak resident memory over the solve, per position: the whole graph for
+a solve in memory ("tiers: no"), the largest tier and the frontier otherwise.  Times are wall
+times, whatever else the machine is running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (file, parameters, expected value or None, how: "memory" for the whole graph in one process,
+# else a number of workers for the solve by tiers)
+ROWS: list[tuple[str, dict, object, object]] = [
+    ("games/tictactoe.gdl", {}, 0, "memory"),
+    ("games/connect.gdl", {"rows": 4, "cols": 4}, 0, "memory"),
+    ("games/connect.gdl", {"rows": 4, "cols": 4}, 0, 1),
+    ("games/connect.gdl", {"rows": 4, "cols": 4}, 0, 2),
+    ("games/connect.gdl", {"rows": 5, "cols": 4}, None, "memory"),
+    ("games/connect.gdl", {"rows": 5, "cols": 4}, None, 1),
+    ("games/connect.gdl", {"rows": 5, "cols": 4}, None, 2),
+    ("games/kalah.gdl", {"pits": 4, "seeds": 3}, 6, "memory"),
+    ("games/kalah.gdl", {"pits": 4, "seeds": 3}, 6, 1),
+    ("games/kalah.gdl", {"pits": 4, "seeds": 3}, 6, 2),
+]
+
+
+def one(spec: dict) -> dict:
+    """Solve one row in this process; its figures."""
+    import gdl
+    from gdl.tablebase import describe_game
+    from searchers.strong import solve_strong
+
+    path = str(ROOT / spec["file"])
+    game = gdl.load(path, **spec["params"])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with tempfile.TemporaryDirectory() as directory:
+        out = Path(directory) / "tb.sqlite"
+        how = spec["how"]
+        started = time.perf_counter()
+        result = solve_strong(
+            game, out=out, meta=describe_game(game), tiers=how != "memory",
+            workers=1 if how == "memory" else how, factory=partial(gdl.load, path, **spec["params"]),
+        )
+        seconds = time.perf_counter() - started
+        disk = os.path.getsize(out)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "value": str(result.value), "float": float(result.value), "exact": result.exact,
+        "positions": result.positions, "seconds": seconds, "rate": result.positions / seconds,
+        "disk": disk / result.positions, "memory": (peak - before) * 1024 / result.positions,
+        "tiers": result.stats.tiers, "remoteness": result.remoteness,
+    }
+
+
+def run_row(file: str, params: dict, how: object) -> dict:
+    """One row, in a fresh process."""
+    spec = json.dumps({"file": file, "params": params, "how": how})
+    done = subprocess.run([sys.executable, "-m", "benchmarks.strong", "--one", spec], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    """Print the table."""
+    if "--one" in sys.argv:
+        print(json.dumps(one(json.loads(sys.argv[sys.argv.index("--one") + 1]))))
+        return
+    rows = list(ROWS)
+    goal = int(sys.argv[sys.argv.index("--pig") + 1]) if "--pig" in sys.argv else 30
+    rows += [("games/pig.gdl", {"goal": goal}, None, 1), ("games/pig.gdl", {"goal": goal}, None, 2)]
+    if "--five" in sys.argv:
+        rows.append(("games/connect.gdl", {"rows": 5, "cols": 5}, None, 2))
+    print("| game | parameters | how | positions | value | seconds | positions/s | disk bytes/pos | memory bytes/pos |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for file, params, expected, how in rows:
+        figures = run_row(file, params, how)
+        if expected is not None and figures["float"] != expected:
+            raise SystemExit(f"{file} {params}: value {figures['value']}, expected {expected}")
+        shown = figures["value"] if "/" not in figures["value"] else f"{figures['float']:.4f}"
+        if not figures["exact"]:
+            shown = f"~{figures['float']:.6f}"
+        where = "in memory" if how == "memory" else f"{figures['tiers']} tiers, {how} worker{'s' if how != 1 else ''}"
+        text = " ".join(f"{k}={v}" for k, v in params.items())
+        print(f"| `{file}` | {text} | {where} | {figures['positions']:,} | {shown} | {figures['seconds']:.1f} | "
+              f"{figures['rate']:,.0f} | {figures['disk']:.0f} | {figures['memory']:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

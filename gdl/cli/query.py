@@ -1,0 +1,124 @@
+"""`gdl query`: a position of a solved game, from its tablebase alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from gdl import build
+from gdl.cli.common import Subcommands, json_number, move_text, number_text, parse_params, say
+from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
+
+
+def register(commands: Subcommands) -> argparse.ArgumentParser:
+    """Add `gdl query` and its options."""
+    query = commands.add_parser(
+        "query", help="look a position up in a tablebase written by solve --strong --out",
+        description="Play the moves from the start of the game a tablebase solves, and print the "
+        "position's value, remoteness (plies to the end with perfect play) and best move, and the "
+        "value and remoteness of every legal move. The tablebase holds the game, so no game file "
+        "is needed. Moves are written as the game prints them.",
+        epilog="examples:\n  gdl solve games/tictactoe.gdl --strong --out ttt.sqlite\n"
+        "  gdl query ttt.sqlite\n  gdl query ttt.sqlite '(1, 1)' '(0, 0)' --json -p size=3",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    query.add_argument("file", metavar="DB", help="the tablebase (.sqlite)")
+    query.add_argument("moves", nargs="*", metavar="MOVE", help="moves from the start, as the game prints them")
+    query.add_argument(
+        "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+        help="a parameter the tablebase must have been solved with (repeatable): -p size=3",
+    )
+    query.add_argument("--json", action="store_true", help="print one JSON object")
+    return query
+
+
+def play_moves(base: Tablebase, moves: list[str]) -> Any:
+    """The state after ``moves`` (names as the game prints them) from the start."""
+    game = base.game
+    state = game.initial_state()
+    for number, text in enumerate(moves, start=1):
+        if game.is_terminal(state):
+            raise GdlTablebaseError(f"move {number} (`{text}`): the game is already over", file=str(base.path))
+        if getattr(game, "has_chance", False) and game.is_chance(state):
+            outcomes = [outcome for outcome, _ in game.chance_outcomes(state)]
+            named = {move_text(game, o).replace(" ", ""): o for o in outcomes}
+            if text.replace(" ", "") not in named:
+                raise GdlTablebaseError(
+                    f"move {number}: `{text}` is not an outcome of the dice here; they are: "
+                    + ", ".join(move_text(game, o) for o in outcomes), file=str(base.path))
+            move = named[text.replace(" ", "")]
+        else:
+            try:
+                move = game.parse_move(state, text)
+            except GdlTablebaseError:
+                raise
+            except Exception as error:
+                raise GdlTablebaseError(f"move {number}: {getattr(error, 'message', error)}", file=str(base.path)) from None
+        state = game.result(state, move)
+    return state
+
+
+def answers(base: Tablebase, state: Any) -> dict[str, Any]:
+    """The position's answer and every move's, for people and for JSON."""
+    game = base.game
+    terminal = game.is_terminal(state)
+    chance = not terminal and getattr(game, "has_chance", False) and game.is_chance(state)
+    if terminal:
+        moves: list[Any] = []
+    elif chance:
+        moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+    else:
+        moves = list(game.actions(state))
+    children = {move_text(game, m): game.result(state, m) for m in moves}
+    best = base.best_move(state)
+    return {
+        "to_move": None if terminal or chance else str(game.to_move(state)),
+        "terminal": terminal,
+        "value": base.value(state),
+        "remoteness": base.remoteness(state),
+        "best_move": None if best is None else move_text(game, best),
+        "move_values": {name: base.value(child) for name, child in children.items()},
+        "move_remoteness": {name: base.remoteness(child) for name, child in children.items()},
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the answers for the position after the moves."""
+    base = Tablebase(args.file)
+    if args.param:
+        wanted = build(base.meta["game_text"], base.meta["file"], parse_params(args.param, args.file))
+        check_same_game(base.meta, wanted, base.path)
+    state = play_moves(base, args.moves)
+    found = answers(base, state)
+    if args.json:
+        say(json.dumps({
+            "game": base.game.title, "moves": list(args.moves), "exact": base.meta.get("exact"),
+            **found, "value": json_number(found["value"]),
+            "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
+        }))
+        return 0
+    game = base.game
+    after = "the start" if not args.moves else "after " + ", ".join(args.moves)
+    say(f"{game.title}, {after}:")
+    say(game.display(state))
+    exact = "" if base.meta.get("exact") else " (value iteration: not exact)"
+    say(f"value {number_text(found['value'])} for {game.players[0]}{exact}" + _remoteness_text(found["remoteness"]))
+    if found["terminal"]:
+        say("the game is over")
+        return 0
+    if found["best_move"] is not None:
+        say(f"best move for {found['to_move']}: {found['best_move']}")
+    width = max(len(m) for m in found["move_values"])
+    say("every move (value for " + str(game.players[0]) + ", remoteness):" if found["to_move"] else "every outcome of the dice:")
+    for name, value in found["move_values"].items():
+        say(f"  {name.ljust(width)}  {number_text(value)}{_remoteness_text(found['move_remoteness'][name], short=True)}")
+    return 0
+
+
+def _remoteness_text(remoteness: int | None, short: bool = False) -> str:
+    if remoteness is None:
+        return ""
+    if short:
+        return f"  in {remoteness}"
+    return f", the game ends in {remoteness} pl{'y' if remoteness == 1 else 'ies'} with perfect play"

@@ -1,0 +1,133 @@
+"""Tablebases from Python: `gdl.Tablebase(path)` answers for any position of a solved game.
+
+    tb = gdl.Tablebase("connect44.sqlite")     # written by `gdl solve FILE --strong --out`
+    s = tb.game.initial_state()
+    tb.value(s), tb.remoteness(s), tb.best_move(s)
+
+The tablebase holds the game file's text and parameters, so `tb.game` is built from the
+database alone; `describe_game` is what a build records about the game, and `check_same_game`
+refuses a tablebase built from another file or with other parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from gdl.errors import GdlError
+
+
+class GdlTablebaseError(GdlError):
+    """A tablebase that cannot answer: missing, unfinished, damaged, or of another game."""
+
+
+def gdl_version() -> str:
+    """The installed gdl's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gdl")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def param_text(value: Any) -> str:
+    """A parameter's value written as in the language (so that `parse_value` reads it back)."""
+    from interpreter.values import Symbol, to_text
+
+    if isinstance(value, str) and not isinstance(value, Symbol):
+        return json.dumps(value)
+    return to_text(value)
+
+
+def describe_game(game: Any) -> dict[str, Any]:
+    """What a tablebase records about the game it solves: title, file, text, its SHA-256, the
+    value of every parameter, and the gdl version."""
+    text = game.source.text
+    return {
+        "title": game.title,
+        "file": game.source.name,
+        "game_text": text,
+        "game_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "params": {name: param_text(value) for name, value in game.params.items()},
+        "gdl_version": gdl_version(),
+    }
+
+
+def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
+    """Raise GdlTablebaseError unless the tablebase with ``meta`` was built from ``game``'s file
+    text and parameters."""
+    described = describe_game(game)
+    if meta.get("game_sha256") != described["game_sha256"]:
+        raise GdlTablebaseError(
+            f"the tablebase was built from another game file ({meta.get('file')}, "
+            f"\"{meta.get('title')}\"), not from this one; solve this file with "
+            "`gdl solve FILE --strong --out DB` to make its own",
+            file=str(path),
+        )
+    if meta.get("params") != described["params"]:
+        stored = ", ".join(f"{n}={v}" for n, v in (meta.get("params") or {}).items()) or "none"
+        given = ", ".join(f"{n}={v}" for n, v in described["params"].items()) or "none"
+        raise GdlTablebaseError(
+            f"the tablebase was built with other parameters ({stored}), not these ({given})",
+            file=str(path),
+        )
+
+
+class Tablebase:
+    """A complete tablebase: its game and every reachable position's answer."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open the tablebase at ``path`` and build its game from the text it holds."""
+        from gdl import build
+        from gdl.parser import parse_value
+        from searchers.strong import TablebaseError, TablebaseReader
+
+        self.path = Path(path)
+        try:
+            self.reader = TablebaseReader(self.path)
+        except TablebaseError as error:
+            raise GdlTablebaseError(str(error), file=str(self.path)) from None
+        self.meta = self.reader.meta
+        params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
+        self.game = build(self.meta["game_text"], self.meta["file"], params)
+        position = getattr(self.game, "position", None)
+        self._position = position if callable(position) else None
+
+    def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
+        from searchers.strong import TablebaseError, stable_key
+
+        try:
+            found = self.reader.get(stable_key(state if self._position is None else self._position(state)))
+        except TablebaseError as error:
+            raise GdlTablebaseError(str(error), file=str(self.path)) from None
+        if found is None:
+            raise GdlTablebaseError(
+                "this position is not in the tablebase: it cannot be reached from the start",
+                file=str(self.path),
+            )
+        return found
+
+    def value(self, state: Any) -> Any:
+        """The value of ``state`` for the first player under perfect play."""
+        return self._row(state)[0]
+
+    def remoteness(self, state: Any) -> int | None:
+        """Plies to the end under perfect play (the favoured side hurries, the other delays);
+        None where the end can be put off for ever, or where dice decide."""
+        return self._row(state)[1]
+
+    def best_move(self, state: Any) -> Any:
+        """The best move in ``state`` (None in a finished game or at a chance node)."""
+        best = self._row(state)[2]
+        return None if best is None else self.game.actions(state)[best]
+
+    def check_game(self, game: Any) -> None:
+        """Raise GdlTablebaseError unless this tablebase solves ``game`` (same file, same parameters)."""
+        check_same_game(self.meta, game, self.path)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.reader.close()

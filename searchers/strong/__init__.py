@@ -1,0 +1,58 @@
+"""Strong solving: every position reachable from the start, its value, remoteness and best move.
+
+``solve_strong(game)`` works on the game protocol alone, like the other searchers; with
+``out`` it writes the answers to an SQLite tablebase (``tablebase``).  A game with tiers is
+solved tier by tier, its rules run in worker processes or Ray tasks (``tiers``, ``parallel``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..protocol import Game
+from .keys import UnkeyableValue, stable_key
+from .parallel import Factory
+from .solver import (
+    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, outcome_counts, solve_whole,
+    value_text,
+)
+from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader
+from .tiers import has_tiers, solve_by_tiers
+
+__all__ = [
+    "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "outcome_counts",
+    "has_tiers", "solve_strong", "stable_key", "value_text",
+]
+
+
+def solve_strong(
+    game: Game,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress: Callable[[StrongProgress], None] | None = None,
+    out: str | Path | None = None,
+    meta: dict[str, Any] | None = None,
+    workers: int = 1,
+    ray: str | None = None,
+    factory: Factory | None = None,
+    tiers: bool | None = None,
+) -> StrongResult:
+    """Solve every position reachable from the start of ``game``: its value (the first
+    player's view), remoteness and best move.
+
+    A game with a ``tier`` is solved tier by tier (``tiers=False`` forces the whole graph in
+    memory, ``tiers=True`` insists on tiers), its positions expanded by ``workers`` processes
+    or by Ray tasks (``ray``: a cluster's address, or ``auto``), each building its own copy of
+    the game with ``factory``, a picklable function without arguments; without tiers the whole
+    graph is solved in this process's memory.  With ``out`` every position is written to an
+    SQLite tablebase there, with ``meta`` (the caller's description of the game) among its
+    metadata.  ``progress`` is called about four times a second with a ``StrongProgress``;
+    Ctrl-C (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
+    """
+    if tiers if tiers is not None else has_tiers(game):
+        return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
+                              tolerance=tolerance, progress=progress)
+    return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)

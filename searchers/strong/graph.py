@@ -1,0 +1,280 @@
+"""The game graph: every position reachable from the start, numbered, with its successors.
+
+Positions are found breadth first from a queue, never by recursion, so a game thousands of
+moves deep needs no deep Python stack.  A position's identity is the game's optional
+``position(state)`` (by default the state itself): two states with the same position are one
+node, expanded once.  The successors of a node are kept in the order of ``actions(state)``
+(or of ``chance_outcomes(state)``), one edge a move, so an edge's place in its node's list is
+the move's index in ``actions``: that is how a tablebase names a best move.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from time import perf_counter
+from typing import Any, no_type_check as typeguard_ignore
+
+from ..protocol import Game, State, Value, has_chance
+from ..results import SearchError
+
+TERMINAL, MAX, MIN, CHANCE, FIXED = 0, 1, 2, 3, 4
+"""A node's kind: a finished game, the first player to move, the second, the dice, or a
+position solved before (in a later tier), whose answer ``Graph.fixed`` holds."""
+
+# Positions between two calls of the progress callback while the graph grows.
+_PROGRESS_EVERY = 4096
+
+
+@dataclass
+class Graph:
+    """Every reachable position as a node ``0..size-1`` (the start is node 0).
+
+    ``first[n]:first[n + 1]`` are the indices in ``target`` of node ``n``'s successors, in
+    move order; ``probabilities[n]`` lists a chance node's outcome probabilities in the same
+    order; ``utility[n]`` is a terminal node's score for the first player.  ``positions`` maps
+    each position to its node, in node order.  ``repetition`` is the score of a never-ending
+    play for the first player: one number, or one a node when the game's rule reads the state.
+    """
+
+    kind: bytearray = field(default_factory=bytearray)
+    first: array = field(default_factory=lambda: array("q", [0]))
+    target: array = field(default_factory=lambda: array("q"))
+    probabilities: dict[int, list[Value]] = field(default_factory=dict)
+    utility: dict[int, Value] = field(default_factory=dict)
+    fixed: dict[int, tuple[Value, int]] = field(default_factory=dict)  # value, remoteness
+    positions: dict[Hashable, int] = field(default_factory=dict)
+    repetition: Value | list[Value] = 0
+    has_chance: bool = False
+
+    @property
+    def size(self) -> int:
+        """The number of nodes."""
+        return len(self.kind)
+
+    def successors(self, node: int) -> array:
+        """The successors of ``node``, one a move, in move order."""
+        return self.target[self.first[node]:self.first[node + 1]]
+
+    def repetition_of(self, node: int) -> Value:
+        """The score of a never-ending play from ``node``, for the first player."""
+        rule = self.repetition
+        return rule[node] if isinstance(rule, list) else rule
+
+    def predecessors(self) -> tuple[array, array]:
+        """The reverse edges, as ``(first, source)``: ``source[first[n]:first[n + 1]]`` are the
+        nodes with an edge to ``n``, once an edge."""
+        size = self.size
+        counts = array("q", bytes(8 * (size + 1)))
+        for child in self.target:
+            counts[child + 1] += 1
+        for n in range(size):
+            counts[n + 1] += counts[n]
+        source = array("q", bytes(8 * len(self.target)))
+        fill = array("q", counts)
+        first, target = self.first, self.target
+        for node in range(size):
+            for index in range(first[node], first[node + 1]):
+                child = target[index]
+                source[fill[child]] = node
+                fill[child] += 1
+        return counts, source
+
+
+@dataclass(frozen=True)
+class GrowthProgress:
+    """How the discovery of positions is going."""
+
+    positions: int  # found so far
+    expanded: int  # of which expanded
+    seconds: float
+
+
+def position_of(game: Game) -> Callable[[State], Hashable] | None:
+    """The game's ``position`` function, or None when a state is its own position."""
+    position = getattr(game, "position", None)
+    return position if callable(position) else None
+
+
+def repetition_rule(game: Game) -> Callable[[State], Value] | None:
+    """The game's score of a never-ending play for the first player, or None (a draw)."""
+    score = getattr(game, "repetition_utility", None)
+    if not callable(score):
+        return None
+    first = game.players[0]
+    return lambda state: score(state, first)
+
+
+def tier_of(game: Game) -> Callable[[State], int] | None:
+    """The game's ``tier`` function, or None when the game has no tiers."""
+    tier = getattr(game, "tier", None)
+    if not callable(tier) or not getattr(game, "has_tiers", True):
+        return None
+    return tier
+
+
+def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
+    """The game's error for a move into a lower tier (a SearchError if it has none of its own)."""
+    make_error = getattr(game, "tier_error", None)
+    if callable(make_error):
+        return make_error(state, move, child)
+    return SearchError(
+        f"the move {move!r} goes from tier {game.tier(state)} down to tier {game.tier(child)}: "
+        "no move may lower the tier"
+    )
+
+
+def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -> tuple[Any, ...]:
+    """What a position must fix: finished or not, the score, who moves, the moves, and the
+    positions they lead to (with their probabilities at a chance node)."""
+    if game.is_terminal(state):
+        return ("terminal", game.utility(state, game.players[0]))
+    if has_chance(game) and game.is_chance(state):
+        outcomes = game.chance_outcomes(state)
+        return ("chance", tuple((o, p, position(game.result(state, o))) for o, p in outcomes))
+    moves = tuple(game.actions(state))
+    return (game.to_move(state), moves, tuple(position(game.result(state, m)) for m in moves))
+
+
+def check_same_position(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> None:
+    """Raise the game's error if two states of one position behave differently."""
+    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
+    if mine == theirs:
+        return
+    if mine[0] != theirs[0]:
+        what = "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
+    elif mine[0] == "terminal":
+        what = "they score differently"
+    elif mine[1] != theirs[1] and mine[0] != "chance":
+        what = "they have different moves"
+    else:
+        what = "the same move leads to different positions"
+    make_error = getattr(game, "position_error", None)
+    if callable(make_error):
+        raise make_error(first, second, what)
+    raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
+
+
+class PositionSampler:
+    """Checks, on a sample, that states with the same position behave the same: the states of
+    the first positions met are kept, and a later state of one of them is compared with it."""
+
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 512) -> None:
+        """Keep the states of the first ``kept`` positions; compare at most ``checks`` pairs."""
+        self.game = game
+        self.position = position_of(game)
+        self.states: dict[Hashable, State] = {}
+        self.kept, self.checks = kept, checks
+
+    def see(self, key: Hashable, state: State) -> None:
+        """Note ``state`` of position ``key``; compare it with the one kept, if another."""
+        if self.position is None or not self.checks:
+            return
+        kept = self.states.get(key)
+        if kept is None:
+            if len(self.states) < self.kept:
+                self.states[key] = state
+        elif kept != state:
+            self.checks -= 1
+            check_same_position(self.game, kept, state, self.position)
+
+
+def discover(
+    game: Game,
+    root: State | None = None,
+    progress: Callable[[GrowthProgress], None] | None = None,
+) -> Graph:
+    """The graph of every position reachable from ``root`` (default: the initial state)."""
+    graph = Graph(has_chance=has_chance(game))
+    start = game.initial_state() if root is None else root
+    expand = _expander(game, graph)
+    position = position_of(game)
+    graph.positions[start if position is None else position(start)] = 0
+    queue: deque[State] = deque([start])
+    started = perf_counter()
+    report_at = _PROGRESS_EVERY
+    expanded = 0
+    while queue:
+        expand(queue.popleft(), queue)
+        expanded += 1
+        if progress is not None and expanded >= report_at:
+            report_at += _PROGRESS_EVERY
+            progress(GrowthProgress(len(graph.positions), expanded, perf_counter() - started))
+    _settle_repetition(graph)
+    return graph
+
+
+def _settle_repetition(graph: Graph) -> None:
+    """One number for the repetition score when every node has the same."""
+    rule = graph.repetition
+    if isinstance(rule, list):
+        scores = {score for score in rule if score is not None}
+        if len(scores) <= 1:
+            graph.repetition = scores.pop() if scores else 0
+        else:
+            graph.repetition = [0 if score is None else score for score in rule]
+
+
+def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
+    """The function that expands one state: records its node and queues its new successors."""
+    first_player = game.players[0]
+    to_move, actions, result = game.to_move, game.actions, game.result
+    is_terminal, utility = game.is_terminal, game.utility
+    is_chance = game.is_chance if graph.has_chance else None
+    chance_outcomes = getattr(game, "chance_outcomes", None)
+    position = position_of(game)
+    sampler = PositionSampler(game)
+    repetition = repetition_rule(game)
+    tier = tier_of(game)
+    kind, first, target = graph.kind, graph.first, graph.target
+    positions, probabilities, utilities = graph.positions, graph.probabilities, graph.utility
+    repetitions: list[Value | None] = []
+    if repetition is not None:
+        graph.repetition = repetitions
+
+    @typeguard_ignore
+    def expand(state, queue):
+        node = len(kind)
+        if is_terminal(state):
+            kind.append(TERMINAL)
+            utilities[node] = utility(state, first_player)
+            first.append(len(target))
+            if repetition is not None:
+                repetitions.append(None)
+            return
+        if is_chance is not None and is_chance(state):
+            outcomes = chance_outcomes(state)
+            if not outcomes:
+                raise SearchError(f"chance node {state!r} has no outcomes")
+            kind.append(CHANCE)
+            moves = [outcome for outcome, _ in outcomes]
+            probabilities[node] = [probability for _, probability in outcomes]
+        else:
+            kind.append(MAX if to_move(state) == first_player else MIN)
+            moves = actions(state)
+            if not moves:
+                raise SearchError(f"state {state!r} is not terminal but has no legal moves")
+        if repetition is not None:
+            repetitions.append(repetition(state))
+        level = None if tier is None else tier(state)
+        for move in moves:
+            child = result(state, move)
+            if level is not None and tier(child) < level:
+                raise tier_error(game, state, move, child)
+            if position is None:
+                key = child
+            else:
+                key = position(child)
+                sampler.see(key, child)
+            index = positions.get(key)
+            if index is None:
+                index = positions[key] = len(positions)
+                queue.append(child)
+            target.append(index)
+        first.append(len(target))
+
+    return expand
+

@@ -1,0 +1,111 @@
+"""Stable keys: the same bytes for the same position in every process and on every machine.
+
+A tablebase finds a position by the bytes of its key, so the key cannot come from Python's
+``hash`` (salted per process for strings) nor from ``pickle`` (whose output changes between
+versions).  ``stable_key`` writes a value as a tag byte and its contents:
+
+- ``None``, ``True`` and ``False`` as one tag byte each;
+- an integer as its decimal digits, a fraction as ``numerator/denominator``, a float by ``repr``;
+- a string (a symbol too) as its UTF-8 bytes;
+- a tuple (a state, a board) or a list as its items in order;
+- a dict (a map) as its items sorted by the encoded key, so that insertion order does not count;
+- a set or frozenset as its items sorted by their encoding.
+
+Every variable-length part carries its length first, so no two values share an encoding.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, no_type_check as typeguard_ignore
+
+
+class UnkeyableValue(TypeError):
+    """A position holds a value with no stable encoding."""
+
+
+def stable_key(value: Any) -> bytes:
+    """The stable bytes of ``value`` (see the module's docstring)."""
+    return _encode(value)
+
+
+def _length(n: int) -> bytes:
+    # A varint: seven bits a byte, the high bit set on all bytes but the last.
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+# The encodings of the integers and strings met so far: positions repeat the same few.
+_leaves: dict[Any, bytes] = {}
+_LEAVES_KEPT = 1 << 16
+_SHORT = [bytes([n]) for n in range(0x80)]
+
+
+@typeguard_ignore
+def _encode(value):
+    kind = type(value)
+    if kind is int or (isinstance(value, str) and kind is not bool):
+        found = _leaves.get(value)
+        if found is None:
+            found = _leaf(value)
+            if len(_leaves) < _LEAVES_KEPT:
+                _leaves[value] = found
+        return found
+    if isinstance(value, tuple):
+        return b"t" + _length(len(value)) + _items(value)
+    if kind is bool or value is None:
+        return b"T" if value is True else b"F" if value is False else b"N"
+    if isinstance(value, list):
+        return b"l" + _length(len(value)) + _items(value)
+    if isinstance(value, dict):
+        items = sorted(_encode(k) + _encode(v) for k, v in value.items())
+        return b"d" + _length(len(items)) + b"".join(items)
+    if isinstance(value, (set, frozenset)):
+        items = sorted(_encode(item) for item in value)
+        return b"e" + _length(len(items)) + b"".join(items)
+    if isinstance(value, int):  # an int subclass other than bool
+        return _leaf(int(value))
+    if isinstance(value, Fraction):
+        digits = f"{value.numerator}/{value.denominator}".encode()
+        return b"q" + _length(len(digits)) + digits
+    if isinstance(value, float):
+        digits = repr(value).encode()
+        return b"f" + _length(len(digits)) + digits
+    raise UnkeyableValue(f"a position holds {value!r} ({type(value).__name__}), which has no stable key")
+
+
+@typeguard_ignore
+def _items(values):
+    """The encodings of ``values`` one after the other.  Integers and strings met before (the
+    cells of a board, most of a position) are looked up all at once; booleans never take that
+    way, since True is 1 to a dict."""
+    if all(kind is int or (kind is not bool and issubclass(kind, str)) for kind in set(map(type, values))):
+        try:
+            return b"".join(map(_leaves.__getitem__, values))
+        except KeyError:
+            pass  # a value not met before: encoded (and remembered) below
+    parts = []
+    append = parts.append
+    for item in values:
+        kind = type(item)
+        if kind is not bool and (kind is int or isinstance(item, str)):
+            found = _leaves.get(item)
+            append(found if found is not None else _encode(item))
+        else:
+            append(_encode(item))
+    return b"".join(parts)
+
+
+def _leaf(value: int | str) -> bytes:
+    """The encoding of an integer or a string."""
+    if isinstance(value, str):
+        data = str.__str__(value).encode("utf-8", "surrogatepass")
+        return b"s" + _length(len(data)) + data
+    if 0 <= value < 0x80:
+        return b"i" + _SHORT[value]
+    digits = str(value).encode()
+    return b"I" + _length(len(digits)) + digits

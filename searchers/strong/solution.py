@@ -1,0 +1,186 @@
+"""What solving writes for every node, and backward induction over the part without cycles.
+
+Remoteness, the number of plies to the end under perfect play, follows one rule everywhere:
+the side the value favours hurries and the other side delays, both keeping to moves that keep
+the value.  The value favours the first player when it is at least the repetition value ``r``
+(the score of a game that never ends: a draw, 0, unless the game says otherwise), else the
+second player.  So in a won position the winner takes the shortest winning line and the loser
+the longest losing one; in a drawn position the first player steers for the quickest end
+that keeps the draw and the second player delays it.  A position whose end can be put off for
+ever by the side that delays (a draw by endless repetition) has no remoteness: ``NEVER``.
+Where dice decide, the number of plies is a matter of luck: games with chance nodes record
+remoteness 0 for finished games and ``NEVER`` elsewhere.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, no_type_check as typeguard_ignore
+
+from ..protocol import Value
+from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph
+
+NEVER = -1
+"""The remoteness of a position whose end can be put off for ever, or that chance decides."""
+NO_MOVE = -1
+"""The best move of a finished game or a chance node."""
+
+
+@dataclass
+class Solution:
+    """For every node: its value (first player's view), remoteness and best move's index."""
+
+    value: list[Value | None]
+    remoteness: array
+    best: array
+    exact: bool = True
+    residual: float = 0.0  # the largest change in the last sweep of value iteration
+    methods: set[str] = field(default_factory=set)
+
+    @classmethod
+    def empty(cls, size: int) -> Solution:
+        """Nothing solved yet."""
+        return cls([None] * size, array("q", [NEVER]) * size, array("q", [NO_MOVE]) * size)
+
+
+def favours_first(value: Value, repetition: Value) -> bool:
+    """Whether ``value`` favours the first player: it is at least the repetition value."""
+    return value >= repetition
+
+
+def solve_node(graph: Graph, solution: Solution, node: int) -> None:
+    """Solve ``node`` from its successors, all of which are solved."""
+    kind = graph.kind[node]
+    values = solution.value
+    if kind == TERMINAL:
+        values[node] = graph.utility[node]
+        solution.remoteness[node] = 0
+        return
+    if kind == FIXED:
+        values[node], solution.remoteness[node] = graph.fixed[node]
+        return
+    start, end = graph.first[node], graph.first[node + 1]
+    children = graph.target[start:end]
+    if kind == CHANCE:
+        values[node] = sum(p * values[c] for p, c in zip(graph.probabilities[node], children))
+        return
+    child_values = [values[c] for c in children]
+    best_value = max(child_values) if kind == MAX else min(child_values)
+    values[node] = best_value
+    optimal = [(i, c) for i, c in enumerate(children) if child_values[i] == best_value]
+    if graph.has_chance:
+        solution.best[node] = optimal[0][0]
+        return
+    hurry = favours_first(best_value, graph.repetition_of(node)) == (kind == MAX)
+    move, remoteness = pick(optimal, solution.remoteness, hurry)
+    solution.best[node] = move
+    solution.remoteness[node] = remoteness
+
+
+def pick(optimal: list[tuple[int, int]], remoteness: array, hurry: bool) -> tuple[int, int]:
+    """The move to play among ``optimal`` (move index, child) and the remoteness it gives:
+    the quickest finite end when hurrying, else the slowest (an endless one above all);
+    the first move in the game's order among equals."""
+    best_move, best = optimal[0][0], None
+    for move, child in optimal:
+        r = remoteness[child]
+        if hurry:
+            if r != NEVER and (best is None or r < best):
+                best_move, best = move, r
+        elif r == NEVER:
+            return move, NEVER
+        elif best is None or r > best:
+            best_move, best = move, r
+    return best_move, NEVER if best is None else best + 1
+
+
+def backward_induction(
+    graph: Graph,
+    solution: Solution,
+    predecessors: tuple[array, array],
+    tick: Callable[[int], None],
+) -> int:
+    """Solve every node from which every line of play ends without a cycle, finished games
+    first; return how many were solved.  ``tick(n)`` is called as nodes are solved."""
+    pred_first, pred_source = predecessors
+    first, kind = graph.first, graph.kind
+    waiting = array("q", (first[n + 1] - first[n] for n in range(graph.size)))
+    ready = [n for n in range(graph.size) if kind[n] == TERMINAL or kind[n] == FIXED]
+    solved = 0
+    while ready:
+        node = ready.pop()
+        solve_node(graph, solution, node)
+        solved += 1
+        if not solved & 0xFFF:
+            tick(solved)
+        for index in range(pred_first[node], pred_first[node + 1]):
+            parent = pred_source[index]
+            waiting[parent] -= 1
+            if not waiting[parent]:
+                ready.append(parent)
+    return solved
+
+
+@typeguard_ignore
+def strongly_connected(nodes: Iterable[int], edges: Callable[[int], Iterable[int]]) -> list[list[int]]:
+    """The strongly connected components among ``nodes`` (``edges(n)`` lists only members),
+    successors' components before their predecessors' (Tarjan's algorithm, without recursion)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    components: list[list[int]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work: list[tuple[int, Any]] = [(root, iter(edges(root)))]
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges(child))))
+                    break
+                if child in on_stack and index[child] < low[node]:
+                    low[node] = index[child]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    components.append(component)
+    return components
+
+
+def component_edges(graph: Graph, members: set[int] | dict[int, Any], node: int) -> list[tuple[int, int]]:
+    """The edges of ``node`` that stay among ``members``, as (move index, child)."""
+    start, end = graph.first[node], graph.first[node + 1]
+    return [(i, c) for i, c in enumerate(graph.target[start:end]) if c in members]
+
+
+def exits(graph: Graph, members: set[int] | dict[int, Any], node: int) -> list[tuple[int, int]]:
+    """The edges of ``node`` that leave ``members``, as (move index, child)."""
+    start, end = graph.first[node], graph.first[node + 1]
+    return [(i, c) for i, c in enumerate(graph.target[start:end]) if c not in members]
+
+
+__all__ = [
+    "CHANCE", "FIXED", "MAX", "MIN", "NEVER", "NO_MOVE", "TERMINAL", "Solution", "backward_induction",
+    "component_edges", "exits", "favours_first", "pick", "solve_node", "strongly_connected",
+]

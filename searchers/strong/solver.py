@@ -1,0 +1,352 @@
+"""Strong solving in one process: every reachable position's value, remoteness and best move.
+
+The graph of positions is found first (``graph.discover``); then the part where every line
+of play ends without a cycle is solved by backward induction, finished games first; what is
+left is split into strongly connected components, solved successors first: a component
+without dice by retrograde analysis (``retrograde``), one with dice by value iteration and,
+when small enough, exact policy iteration (``stochastic``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+from ..protocol import Game, Move, State, Value, require_two_player_zero_sum
+from ..results import SearchError
+from .keys import stable_key
+from .graph import CHANCE, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
+from .retrograde import solve_cycle
+from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
+from . import stochastic
+from .stochastic import solve_chance_cycle
+from .tablebase import TablebaseWriter, row
+
+DEFAULT_TOLERANCE = 1e-12
+"""Value iteration stops when no value changes by this much in a sweep."""
+
+
+@dataclass(frozen=True)
+class StrongProgress:
+    """How a strong solve is going, for a progress display."""
+
+    phase: str  # "discovering", "solving" or "writing"
+    positions: int  # positions found so far
+    done: int  # positions expanded, solved or written in this phase
+    seconds: float
+    tier: int | None = None  # the tier at work, in a solve by tiers
+
+
+@dataclass(frozen=True)
+class StrongStats:
+    """Timing of a strong solve."""
+
+    seconds: float
+    positions_per_second: float
+    discover_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    write_seconds: float = 0.0
+    workers: int = 1
+    tiers: int = 0  # the number of tiers solved one by one (0: the whole graph in memory)
+
+
+@dataclass
+class SolvedTable:
+    """Every position's value, remoteness and best move, in memory."""
+
+    graph: Graph
+    solution: Solution
+    position: Callable[[State], Hashable] | None = None
+
+    def node(self, state: State) -> int:
+        """The node of ``state``; KeyError if it is not reachable from the start."""
+        return self.graph.positions[state if self.position is None else self.position(state)]
+
+    def value(self, state: State) -> Value:
+        """The value of ``state`` for the first player."""
+        return self.solution.value[self.node(state)]
+
+    def remoteness(self, state: State) -> int | None:
+        """Plies to the end under perfect play (None: it can be put off for ever, or dice decide)."""
+        r = self.solution.remoteness[self.node(state)]
+        return None if r == NEVER else r
+
+    def best_move_index(self, state: State) -> int | None:
+        """The index in ``actions(state)`` of the best move (None at an end or a chance node)."""
+        best = self.solution.best[self.node(state)]
+        return None if best == NO_MOVE else best
+
+
+@dataclass(frozen=True)
+class StrongResult:
+    """A strong solve: the start's value and best move, and figures about every position.
+
+    ``exact`` is True only when every value is proven: by backward induction, retrograde
+    analysis, or policy iteration with its certificate; after value iteration it is False and
+    ``residual`` is the largest change of the last sweep.  ``outcomes`` counts the positions by
+    value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
+    decide).  ``table`` holds every position's answer when the solve was made in memory.
+    """
+
+    value: Value
+    exact: bool
+    method: str
+    positions: int
+    terminal: int
+    outcomes: dict[Value, int]
+    remoteness: int | None
+    max_remoteness: int | None
+    best_move: Move | None
+    move_values: dict[Move, Value]
+    move_remoteness: dict[Move, int | None]
+    to_move: str | None
+    stats: StrongStats
+    tolerance: float = DEFAULT_TOLERANCE
+    residual: float = 0.0
+    table: SolvedTable | None = field(default=None, repr=False)
+
+
+class Reporter:
+    """Calls the progress callback at most four times a second, after the first second."""
+
+    def __init__(self, progress: Callable[[StrongProgress], None] | None) -> None:
+        """Start the clock."""
+        self.progress = progress
+        self.started = perf_counter()
+        self.next_report = self.started + 1.0
+        self.positions = 0
+        self.tier: int | None = None
+        self.offset = 0  # work done in the phase's earlier tiers
+
+    def __call__(self, phase: str, done: int) -> None:
+        """Report ``done`` units of work in ``phase`` (beyond ``offset``) if it is time to."""
+        if self.progress is None:
+            return
+        done += self.offset
+        now = perf_counter()
+        if now >= self.next_report:
+            self.next_report = now + 0.25
+            self.progress(StrongProgress(phase, max(self.positions, done), done, now - self.started, self.tier))
+
+
+def check_game(game: Game, tolerance: float) -> None:
+    """Raise SearchError for a game or tolerance the strong solver cannot work with."""
+    require_two_player_zero_sum(game, "the strong solver")
+    if not tolerance > 0:
+        raise SearchError(f"tolerance must be a positive number, not {tolerance!r}")
+
+
+def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:
+    """Solve every node of ``graph``: backward induction, then each cycle in turn.  Cycles
+    through the dice are made exact only in a game of at most ``stochastic.EXACT_LIMIT``
+    ``positions`` (by default, the graph's size)."""
+    solution = Solution.empty(graph.size)
+    solved = backward_induction(graph, solution, graph.predecessors(), lambda n: report("solving", n))
+    if solved < graph.size:
+        small = (graph.size if positions is None else positions) <= stochastic.EXACT_LIMIT
+        solve_cycles(graph, solution, tolerance, report, solved, small)
+    if not solution.methods:
+        solution.methods.add("backward induction")
+    return solution
+
+
+def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Reporter, solved: int,
+                 try_exact: bool) -> None:
+    """Solve the nodes backward induction left, one strongly connected component at a time."""
+    values, kind = solution.value, graph.kind
+    open_nodes = [n for n in range(graph.size) if values[n] is None]
+
+    def unsolved(node: int) -> list[int]:
+        return [c for c in graph.successors(node) if values[c] is None]
+
+    def tick(sweeps: int, change: float) -> None:
+        report("solving", solved)
+
+    for component in strongly_connected(open_nodes, unsolved):
+        node = component[0]
+        if len(component) == 1 and node not in graph.successors(node):
+            solve_node(graph, solution, node)
+        elif any(kind[n] == CHANCE for n in component):
+            solve_chance_cycle(graph, solution, component, tolerance, tick, try_exact)
+        else:
+            solve_cycle(graph, solution, component)
+        solved += len(component)
+        report("solving", solved)
+
+
+def summarize(
+    game: Game,
+    graph: Graph,
+    solution: Solution,
+    stats: StrongStats,
+    tolerance: float,
+    table: SolvedTable | None,
+) -> StrongResult:
+    """The StrongResult of a solved graph (node 0 is the start)."""
+    outcomes: dict[Value, int] = {}
+    for value in solution.value:
+        outcomes[value] = outcomes.get(value, 0) + 1
+    finite = [r for r in solution.remoteness if r != NEVER]
+    start = game.initial_state()
+    return start_result(
+        game, start, graph.kind[0], [solution.value[c] for c in graph.successors(0)],
+        [solution.remoteness[c] for c in graph.successors(0)],
+        value=solution.value[0], remoteness=solution.remoteness[0], best=solution.best[0],
+        exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
+        terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
+        max_remoteness=max(finite) if finite and not graph.has_chance else None,
+        stats=stats, tolerance=tolerance, residual=solution.residual, table=table,
+    )
+
+
+def start_result(
+    game: Game,
+    start: State,
+    kind: int,
+    child_values: list[Value],
+    child_remoteness: list[int],
+    *,
+    value: Value,
+    remoteness: int,
+    best: int,
+    **figures: Any,
+) -> StrongResult:
+    """The StrongResult around the start's own answer and its moves' answers (in move order)."""
+    if kind == TERMINAL:
+        moves: list[Move] = []
+    elif kind == CHANCE:
+        moves = [outcome for outcome, _ in game.chance_outcomes(start)]
+    else:
+        moves = list(game.actions(start))
+    return StrongResult(
+        value=value,
+        remoteness=None if remoteness == NEVER else remoteness,
+        best_move=None if best == NO_MOVE else moves[best],
+        move_values=dict(zip(moves, child_values)),
+        move_remoteness={m: None if r == NEVER else r for m, r in zip(moves, child_remoteness)},
+        to_move=None if kind in (TERMINAL, CHANCE) else game.players[0 if kind == MAX else 1],
+        **figures,
+    )
+
+
+def method_text(methods: set[str]) -> str:
+    """The methods used, in the order they run."""
+    order = ["backward induction", "retrograde analysis", "policy iteration", "value iteration"]
+    return " + ".join(m for m in order if m in methods)
+
+
+def solve_in_memory(
+    game: Game,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress: Callable[[StrongProgress], None] | None = None,
+) -> StrongResult:
+    """Solve every position reachable from the start of ``game`` in this process's memory."""
+    check_game(game, tolerance)
+    report = Reporter(progress)
+    started = perf_counter()
+
+    def growing(step: GrowthProgress) -> None:
+        report.positions = step.positions
+        report("discovering", step.expanded)
+
+    graph = discover(game, progress=growing)
+    report.positions = graph.size
+    discovered = perf_counter()
+    solution = solve_graph(graph, tolerance, report)
+    finished = perf_counter()
+    seconds = finished - started
+    stats = StrongStats(
+        seconds=seconds, positions_per_second=graph.size / seconds if seconds > 0 else 0.0,
+        discover_seconds=discovered - started, solve_seconds=finished - discovered,
+    )
+    return summarize(game, graph, solution, stats, tolerance, SolvedTable(graph, solution, position_of(game)))
+
+
+def value_text(value: Value) -> str:
+    """A value as text for counts and metadata: integers and fractions exactly (``1/3``), floats
+    to twelve significant digits."""
+    if isinstance(value, float):
+        return f"{value:.12g}"
+    return str(value)
+
+
+def outcome_counts(result: StrongResult) -> dict[str, int]:
+    """The number of positions of each value, the values as text, highest value first."""
+    counts: dict[str, int] = {}
+    for value in sorted(result.outcomes, reverse=True):
+        text = value_text(value)
+        counts[text] = counts.get(text, 0) + result.outcomes[value]
+    return counts
+
+
+def solved_meta(result: StrongResult) -> dict[str, Any]:
+    """What a tablebase records about how it was solved."""
+    return {
+        "value": value_text(result.value),
+        "exact": result.exact,
+        "method": result.method,
+        "tolerance": result.tolerance,
+        "residual": result.residual,
+        "terminal": result.terminal,
+        "outcomes": outcome_counts(result),
+        "remoteness": result.remoteness,
+        "max_remoteness": result.max_remoteness,
+        "seconds": round(result.stats.seconds, 3),
+        "workers": result.stats.workers,
+        "tiers": result.stats.tiers,
+        "best_move_encoding": "the index of the move in actions(state)",
+    }
+
+
+def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> TablebaseWriter:
+    """Write every position of an in-memory solve to a new tablebase at ``path``; the caller
+    finishes it with the metadata."""
+    writer = TablebaseWriter(path)
+    try:
+        solution = table.solution
+        keyed = sorted((stable_key(position), node) for position, node in table.graph.positions.items())
+        for start in range(0, len(keyed), _WRITE_CHUNK):
+            chunk = keyed[start:start + _WRITE_CHUNK]
+            writer.add(row(key, solution.value[n], solution.remoteness[n], solution.best[n]) for key, n in chunk)
+            report("writing", start + len(chunk))
+    except BaseException:
+        writer.close()
+        raise
+    return writer
+
+
+_WRITE_CHUNK = 50_000
+
+
+def solve_whole(
+    game: Game,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress: Callable[[StrongProgress], None] | None = None,
+    out: str | Path | None = None,
+    meta: dict[str, Any] | None = None,
+) -> StrongResult:
+    """Solve every position reachable from the start of ``game``; with ``out``, write them all
+    to a tablebase there, with ``meta`` (the caller's description of the game) in its
+    metadata.  Ctrl-C (KeyboardInterrupt) stops the solve; a tablebase left unfinished says so."""
+    result = solve_in_memory(game, tolerance=tolerance, progress=progress)
+    if out is None:
+        return result
+    began = perf_counter()
+    report = Reporter(progress)
+    report.positions = result.positions
+    writer = write_table(out, result.table, report)
+    write_seconds = perf_counter() - began
+    seconds = result.stats.seconds + write_seconds
+    stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
+                    positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
+    result = replace(result, stats=stats)
+    try:
+        writer.finish({**(meta or {}), **solved_meta(result)})
+    finally:
+        writer.close()
+    return result

@@ -1,0 +1,272 @@
+"""Cycles through the dice: value iteration, then exact values by policy iteration.
+
+Within a strongly connected component holding chance nodes (Pig, the coin game), the values
+are those of the game where a play that never ends scores the repetition value ``r``.  Value
+iteration starts every node at ``r`` and sweeps (Gauss-Seidel) until the largest change is
+below the tolerance: the values of ever longer games, converging to the true ones but never
+proven.  So, for components small enough, policy iteration follows: both players' choices are
+fixed (first those value iteration found), the resulting Markov chain is solved exactly with
+fractions, one of its own strongly connected components at a time (a component the chain can
+never leave is a play that never ends: ``r``), and every choice that is not best under those
+values is switched, until none is.
+
+Exact values are then only claimed with a certificate.  Values ``V`` that every node's rule
+reproduces (a first-player node has the largest of its successors' values, and so on) are the
+game's values when, besides, the first player's choices keep the game from drifting for ever
+through positions worth more than ``r`` (every end component of the chain the second player
+then faces holds only positions worth at most ``r``), and the second player's choices likewise
+(end components worth at least ``r``).  Under the first player's choices ``V`` is then a
+submartingale that a play either ends on, or follows into positions worth at most ``r``, so the
+first player is guaranteed ``V``; the same argument gives the second player's guarantee.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, no_type_check as typeguard_ignore
+
+from .graph import CHANCE, MAX, MIN, Graph
+from .solution import Solution, strongly_connected
+
+EXACT_LIMIT = 10_000
+"""The most positions a game may have for its values to be made exact by policy iteration."""
+_BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fractions
+_ROUNDS = 50  # policy improvements before giving up on exact values
+_SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
+_EXIT = -1
+
+
+class NotExact(Exception):
+    """Exact values could not be found (or proven) for a component."""
+
+
+class _Component:
+    """A cycle's nodes, each with its moves: (move index, local successor or _EXIT, exit value,
+    probability)."""
+
+    def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
+        self.nodes = members
+        local = {node: i for i, node in enumerate(members)}
+        first, target = graph.first, graph.target
+        self.kind = [graph.kind[node] for node in members]
+        self.moves: list[list[tuple[int, int, Any, Any]]] = []
+        for node in members:
+            probabilities = graph.probabilities.get(node)
+            row = []
+            for move, child in enumerate(target[first[node]:first[node + 1]]):
+                j = local.get(child, _EXIT)
+                value = solution.value[child] if j == _EXIT else None
+                row.append((move, j, value, None if probabilities is None else probabilities[move]))
+            self.moves.append(row)
+        self.repetition = [graph.repetition_of(node) for node in members]
+
+
+@typeguard_ignore
+def value_iteration(component, tolerance, interrupt_check):
+    """Float values of the component's nodes and the last sweep's largest change."""
+    size = len(component.nodes)
+    x = [float(r) for r in component.repetition]
+    rows = []
+    for i in range(size):
+        if component.kind[i] == CHANCE:
+            constant = sum(float(p) * float(v) for _, j, v, p in component.moves[i] if j == _EXIT)
+            rows.append((CHANCE, constant, [(float(p), j) for _, j, _, p in component.moves[i] if j != _EXIT]))
+        else:
+            outer = [float(v) for _, j, v, _ in component.moves[i] if j == _EXIT]
+            constant = (max(outer) if component.kind[i] == MAX else min(outer)) if outer else None
+            rows.append((component.kind[i], constant, [j for _, j, _, _ in component.moves[i] if j != _EXIT]))
+    sweeps = 0
+    while True:
+        change = 0.0
+        for i in range(size):
+            kind, constant, inner = rows[i]
+            if kind == CHANCE:
+                new = constant
+                for p, j in inner:
+                    new += p * x[j]
+            elif kind == MAX:
+                new = max(x[j] for j in inner) if inner else constant
+                if constant is not None and constant > new:
+                    new = constant
+            else:
+                new = min(x[j] for j in inner) if inner else constant
+                if constant is not None and constant < new:
+                    new = constant
+            difference = abs(new - x[i])
+            if difference > change:
+                change = difference
+            x[i] = new
+        sweeps += 1
+        if change < tolerance or sweeps >= _SWEEPS:
+            return x, change
+        if not sweeps & 15:
+            interrupt_check(sweeps, change)
+
+
+def _option_values(component: _Component, values: list[Any], i: int) -> list[Any]:
+    return [v if j == _EXIT else values[j] for _, j, v, _ in component.moves[i]]
+
+
+def _best_option(component: _Component, values: list[Any], i: int) -> int:
+    """The place in the node's moves of its first best move under ``values``."""
+    options = _option_values(component, values, i)
+    best = max(options) if component.kind[i] == MAX else min(options)
+    return options.index(best)
+
+
+def _solve_block(block: list[int], equations: dict[int, tuple[Any, dict[int, Any]]]) -> dict[int, Any]:
+    """Solve ``x_i = constant_i + sum(coefficient * x_j)`` over ``block`` with fractions,
+    by Gaussian elimination on sparse rows (x_j outside the block are already in the constants)."""
+    if len(block) > _BLOCK_LIMIT:
+        raise NotExact(f"a block of {len(block)} equations is too large to solve with fractions")
+    # Row i: x_i - sum(c_ij x_j) = constant_i, kept as {j: coefficient} with the diagonal.
+    rows: dict[int, dict[int, Any]] = {}
+    rhs: dict[int, Any] = {}
+    for i in block:
+        constant, coefficients = equations[i]
+        row = {j: -Fraction(c) for j, c in coefficients.items()}
+        row[i] = row.get(i, 0) + Fraction(1)
+        rows[i], rhs[i] = row, Fraction(constant)
+    order = list(block)
+    for pivot in order:
+        row = rows[pivot]
+        diagonal = row[pivot]
+        if diagonal == 0:
+            raise NotExact("a singular system of equations")
+        for other in order:
+            if other == pivot or pivot not in rows[other]:
+                continue
+            target = rows[other]
+            factor = target.pop(pivot) / diagonal
+            for j, c in row.items():
+                if j != pivot:
+                    target[j] = target.get(j, 0) - factor * c
+            rhs[other] -= factor * rhs[pivot]
+    return {i: rhs[i] / rows[i][i] for i in order}
+
+
+def evaluate_policy(component: _Component, policy: list[int]) -> list[Any]:
+    """The exact values of the Markov chain where each player's node plays ``policy[i]``
+    (a place in its moves); nodes the chain never leaves score the repetition value."""
+    size = len(component.nodes)
+
+    def followed(i: int) -> list[tuple[int, Any, Any]]:
+        moves = component.moves[i]
+        if component.kind[i] == CHANCE:
+            return [(j, v, p) for _, j, v, p in moves]
+        _, j, v, _ = moves[policy[i]]
+        return [(j, v, 1)]
+
+    chains = [followed(i) for i in range(size)]
+    values: list[Any] = [None] * size
+    blocks = strongly_connected(range(size), lambda i: [j for j, _, _ in chains[i] if j != _EXIT])
+    for block in blocks:
+        members = set(block)
+        closed = all(j in members for i in block for j, _, _ in chains[i])
+        if closed:
+            for i in block:
+                values[i] = component.repetition[i]
+            continue
+        equations = {}
+        for i in block:
+            constant: Any = 0
+            coefficients: dict[int, Any] = {}
+            for j, v, p in chains[i]:
+                if j == _EXIT:
+                    constant += p * v
+                elif j in members:
+                    coefficients[j] = coefficients.get(j, 0) + p
+                else:
+                    constant += p * values[j]
+            equations[i] = (constant, coefficients)
+        solved = _solve_block(block, equations)
+        for i, value in solved.items():
+            values[i] = value.numerator if value.denominator == 1 else value
+    return values
+
+
+def _end_components(component: _Component, fixed_kind: int, policy: list[int]) -> set[int]:
+    """The nodes in end components of the chain where ``fixed_kind``'s nodes play ``policy``
+    and the other player's nodes may take any move that stays in the component."""
+    candidates = set(range(len(component.nodes)))
+
+    def targets(i: int) -> list[int]:
+        moves = component.moves[i]
+        if component.kind[i] == fixed_kind:
+            return [moves[policy[i]][1]]
+        return [j for _, j, _, _ in moves]
+
+    while True:
+        components = strongly_connected(sorted(candidates), lambda i: [j for j in targets(i) if j in candidates])
+        where = {i: n for n, block in enumerate(components) for i in block}
+        doomed = set()
+        for i in candidates:
+            stays = [j for j in targets(i) if j in candidates and where[j] == where[i]]
+            must_stay = component.kind[i] == CHANCE or component.kind[i] == fixed_kind
+            if not stays or (must_stay and len(stays) != len(targets(i))):
+                doomed.add(i)
+        if not doomed:
+            return candidates
+        candidates -= doomed
+
+
+def exact_values(component: _Component, guess: list[float]) -> list[Any]:
+    """Exact values of the component by policy iteration from the choices ``guess`` makes,
+    certified (see the module's docstring); raises NotExact when they cannot be had."""
+    if len(set(component.repetition)) > 1:
+        raise NotExact("the repetition value differs between positions of one cycle")
+    if any(v is not None and isinstance(v, float) for row in component.moves for _, _, v, _ in row):
+        raise NotExact("a position the cycle leads to has no exact value")
+    size = len(component.nodes)
+    deciding = [i for i in range(size) if component.kind[i] != CHANCE]
+    policy = [0] * size
+    for i in deciding:
+        policy[i] = _best_option(component, guess, i)
+    for _ in range(_ROUNDS):
+        values = evaluate_policy(component, policy)
+        switched = False
+        for i in deciding:
+            options = _option_values(component, values, i)
+            best = max(options) if component.kind[i] == MAX else min(options)
+            if options[policy[i]] != best:
+                policy[i] = options.index(best)
+                switched = True
+        if not switched:
+            break
+    else:
+        raise NotExact("policy iteration did not settle")
+    r = component.repetition[0]
+    if any(values[i] > r for i in _end_components(component, MAX, policy)):
+        raise NotExact("the first player's choices may drift for ever")
+    if any(values[i] < r for i in _end_components(component, MIN, policy)):
+        raise NotExact("the second player's choices may drift for ever")
+    return values
+
+
+def solve_chance_cycle(
+    graph: Graph, solution: Solution, members: list[int], tolerance: float, interrupt_check: Any,
+    try_exact: bool,
+) -> None:
+    """Solve a strongly connected component with chance nodes whose exits are solved: exactly
+    when ``try_exact`` (the game is small enough) and the certificate holds, else by value
+    iteration."""
+    component = _Component(graph, solution, members)
+    guess, change = value_iteration(component, tolerance, interrupt_check)
+    values: list[Any] = guess
+    exact = False
+    if try_exact:
+        try:
+            values = exact_values(component, guess)
+            exact = True
+        except NotExact:
+            pass
+    for i, node in enumerate(members):
+        solution.value[node] = values[i]
+        if component.kind[i] != CHANCE:
+            solution.best[node] = component.moves[i][_best_option(component, values, i)][0]
+    if exact:
+        solution.methods.add("policy iteration")
+    else:
+        solution.methods.add("value iteration")
+        solution.exact = False
+        solution.residual = max(solution.residual, change)

@@ -1,0 +1,172 @@
+"""Tablebases: the answers of a strong solve in an SQLite file (Python's own ``sqlite3``).
+
+Two tables:
+
+- ``positions(key, value, remoteness, best)``: one row a position.  ``key`` is the position's
+  stable key (``keys.stable_key``); ``value`` the first player's value, an integer, a float, or
+  a fraction as the text ``"n/d"``; ``remoteness`` the plies to the end under perfect play
+  (NULL where the end can be put off for ever or dice decide); ``best`` the best move as its
+  index in ``actions(state)`` (NULL at an end or a chance node).
+- ``meta(name, value)``: what was solved and how, each value as JSON: the caller's
+  description of the game (its title, file text and SHA-256, parameters), the counts and how
+  the values were found, and ``complete``.
+
+A build writes ``complete`` false first and true only in its last transaction, after every
+position is in, so a build stopped by Ctrl-C, a crash or a full disk leaves a file that
+readers refuse (``open_tablebase`` raises ``IncompleteTablebase``) rather than one that
+answers wrongly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..protocol import Value
+from .solution import NEVER, NO_MOVE
+
+FORMAT = 1
+"""The layout of the tables, stored as ``format`` in ``meta``."""
+
+Row = tuple[bytes, Any, int | None, int | None]
+
+
+class TablebaseError(Exception):
+    """A file that is not a tablebase this code can read."""
+
+
+class IncompleteTablebase(TablebaseError):
+    """A tablebase whose build did not finish."""
+
+
+def stored_value(value: Value) -> int | float | str:
+    """A value as SQLite keeps it: integers as integers (as text past 64 bits), fractions as
+    ``"n/d"``, floats as floats."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return stored_value(value.numerator)
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, int):
+        return int(value) if -(1 << 63) <= value < (1 << 63) else str(int(value))
+    return float(value)
+
+
+def read_value(stored: int | float | str) -> Value:
+    """The value ``stored_value`` wrote."""
+    if isinstance(stored, str):
+        return Fraction(stored) if "/" in stored else int(stored)
+    return stored
+
+
+def row(key: bytes, value: Value, remoteness: int, best: int) -> Row:
+    """The row of one position (``NEVER`` and ``NO_MOVE`` become NULL)."""
+    return (key, stored_value(value), None if remoteness == NEVER else remoteness,
+            None if best == NO_MOVE else best)
+
+
+class TablebaseWriter:
+    """Writes a tablebase: ``add`` rows, then ``finish`` with the metadata."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Start a new tablebase at ``path``, replacing any file there."""
+        self.path = Path(path)
+        for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal")):
+            if stale.exists():
+                os.remove(stale)
+        self.connection = sqlite3.connect(self.path)
+        self.connection.executescript(
+            """
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE positions (
+                key BLOB PRIMARY KEY, value NOT NULL, remoteness INTEGER, best INTEGER
+            ) WITHOUT ROWID;
+            """
+        )
+        self._set({"format": FORMAT, "complete": False})
+        self.connection.commit()
+        self.rows = 0
+
+    def _set(self, meta: dict[str, Any]) -> None:
+        self.connection.executemany(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+            [(name, json.dumps(value)) for name, value in meta.items()],
+        )
+
+    def add(self, rows: Iterable[Row]) -> None:
+        """Write rows (best sorted by key: the table is a B-tree on it)."""
+        before = self.connection.total_changes
+        self.connection.executemany("INSERT INTO positions VALUES (?, ?, ?, ?)", rows)
+        self.connection.commit()
+        self.rows += self.connection.total_changes - before
+
+    def lookup(self, keys: list[bytes]) -> dict[bytes, tuple[Any, int, int]]:
+        """The rows already written for ``keys`` (a solve by tiers reads later tiers back)."""
+        found: dict[bytes, tuple[Any, int, int]] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for key, value, remoteness, best in self.connection.execute(
+                f"SELECT key, value, remoteness, best FROM positions WHERE key IN ({marks})", chunk
+            ):
+                found[key] = (read_value(value), NEVER if remoteness is None else remoteness,
+                              NO_MOVE if best is None else best)
+        return found
+
+    def finish(self, meta: dict[str, Any]) -> None:
+        """Write the metadata and mark the tablebase complete, in one last transaction."""
+        self._set({**meta, "positions": self.rows, "complete": True})
+        self.connection.commit()
+        self.connection.close()
+
+    def close(self) -> None:
+        """Close the file, complete or not."""
+        try:
+            self.connection.close()
+        except sqlite3.Error:
+            pass
+
+
+class TablebaseReader:
+    """Reads a complete tablebase: its metadata and its rows by key."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open the tablebase at ``path``; raise TablebaseError if it cannot be read, or
+        IncompleteTablebase if its build did not finish."""
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise TablebaseError("no such tablebase file")
+        try:
+            self.connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            self.meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
+        except (sqlite3.Error, ValueError) as error:
+            raise TablebaseError(f"not a gdl tablebase ({error})") from None
+        if self.meta.get("format") != FORMAT:
+            raise TablebaseError(f"a tablebase of format {self.meta.get('format')!r}, which this gdl cannot read (it reads {FORMAT})")
+        if self.meta.get("complete") is not True:
+            raise IncompleteTablebase(
+                "this tablebase is incomplete: its build was stopped before the end; "
+                "solve the game again to rebuild it"
+            )
+
+    def get(self, key: bytes) -> tuple[Value, int | None, int | None] | None:
+        """The value, remoteness and best move index stored for ``key``, or None."""
+        try:
+            found = self.connection.execute(
+                "SELECT value, remoteness, best FROM positions WHERE key = ?", (key,)
+            ).fetchone()
+        except sqlite3.Error as error:
+            raise TablebaseError(f"the tablebase cannot be read ({error})") from None
+        if found is None:
+            return None
+        return read_value(found[0]), found[1], found[2]
+
+    def close(self) -> None:
+        """Close the file."""
+        self.connection.close()

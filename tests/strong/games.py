@@ -1,0 +1,95 @@
+"""Small games written by hand for the strong solver's tests, and independent references."""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+CoinState = tuple[str, bool, "str | None"]  # mover, coin in the air, winner
+
+
+class CoinFlip:
+    """Players A and B; the mover flips a fair coin: heads, the mover wins; tails, the flip
+    passes to the other player.  The positions repeat through the dice, for ever if the coin
+    keeps falling tails.  A's value (win +1, loss -1) is 1/3: with p the chance that the
+    player to flip wins, p = 1/2 + (1 - p)/2, so p = 2/3 and 2/3 - 1/3 = 1/3."""
+
+    name = "coin flip"
+    players = ("A", "B")
+    has_chance = True
+
+    def initial_state(self) -> CoinState:
+        """A to flip."""
+        return ("A", False, None)
+
+    def to_move(self, state: CoinState) -> str:
+        """The player whose turn it is."""
+        return state[0]
+
+    def is_chance(self, state: CoinState) -> bool:
+        """The coin is in the air."""
+        return state[1]
+
+    def chance_outcomes(self, state: CoinState) -> list[tuple[str, Fraction]]:
+        """Heads or tails, even chances."""
+        return [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))]
+
+    def actions(self, state: CoinState) -> list[str]:
+        """The only move: flip."""
+        return ["flip"]
+
+    def result(self, state: CoinState, move: str) -> CoinState:
+        """Flip, or read the coin."""
+        mover = state[0]
+        if move == "flip":
+            return (mover, True, None)
+        if move == "heads":
+            return (mover, False, mover)
+        return ("B" if mover == "A" else "A", False, None)
+
+    def is_terminal(self, state: CoinState) -> bool:
+        """Someone has won."""
+        return state[2] is not None
+
+    def utility(self, state: CoinState, player: str) -> int:
+        """+1 for the winner, -1 for the other."""
+        return 1 if state[2] == player else -1
+
+
+def reachable(game: Any) -> set[Any]:
+    """Every state reachable from the start, by a breadth-first walk written here."""
+    start = game.initial_state()
+    seen, queue = {start}, deque([start])
+    while queue:
+        state = queue.popleft()
+        if game.is_terminal(state):
+            continue
+        for move in game.actions(state):
+            child = game.result(state, move)
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return seen
+
+
+def brute_remoteness(game: Any, repetition: int = 0) -> Any:
+    """A function giving (value, remoteness) of a state of an acyclic game without dice, by
+    memoized recursion: among the moves that keep the value, the first player hurries when the
+    value is at least the repetition value and delays otherwise, and the second player the
+    other way round."""
+    first = game.players[0]
+
+    @lru_cache(maxsize=None)
+    def solve(state: Any) -> tuple[Any, int]:
+        if game.is_terminal(state):
+            return game.utility(state, first), 0
+        answers = [solve(game.result(state, move)) for move in game.actions(state)]
+        maximizing = game.to_move(state) == first
+        value = (max if maximizing else min)(v for v, _ in answers)
+        lengths = [r for v, r in answers if v == value]
+        hurry = (value >= repetition) == maximizing
+        return value, 1 + (min(lengths) if hurry else max(lengths))
+
+    return solve

@@ -1,0 +1,56 @@
+"""Pig, whose positions repeat through the dice: the strong solver against a value iteration
+written here from the rules, as Neller and Presser compute it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import gdl
+from searchers import expectiminimax
+from searchers.strong import solve_strong
+
+PIG = Path(__file__).resolve().parents[2] / "games" / "pig.gdl"
+
+
+def pig_win_chance(goal: int) -> float:
+    """The chance that the player about to roll at 0-0 wins, by value iteration over
+    P(i, j, k): the mover has i points, the opponent j, and k on the turn.  Rolling 1 hands the
+    turn over with nothing banked; 2..6 add to the turn total, a total that reaches the goal
+    wins; holding banks k and hands the turn over."""
+    p = {(i, j, k): 0.0 for i in range(goal) for j in range(goal) for k in range(goal - i)}
+    while True:
+        change = 0.0
+        for (i, j, k), old in p.items():
+            roll = (1 - p[j, i, 0]) / 6
+            for face in range(2, 7):
+                roll += (1.0 if i + k + face >= goal else p[i, j, k + face]) / 6
+            best = max(roll, 1 - p[j, i + k, 0]) if k > 0 else roll
+            change = max(change, abs(best - old))
+            p[i, j, k] = best
+        if change < 1e-14:
+            return p[0, 0, 0]
+
+
+@pytest.mark.parametrize("goal", [5, 10])
+def test_pig_to_a_small_goal_matches_value_iteration(goal: int) -> None:
+    """First's value is 2P - 1, P the value iteration's chance of winning; the solver proves it
+    exactly (policy iteration with its certificate), by tiers or in memory alike."""
+    game = gdl.load(PIG, goal=goal)
+    expected = 2 * pig_win_chance(goal) - 1
+    for tiers in (False, True):
+        result = solve_strong(game, tiers=tiers)
+        assert result.exact and "policy iteration" in result.method
+        assert abs(result.value - expected) < 1e-12
+        assert result.best_move == game.actions(game.initial_state())[0]  # roll: nothing to hold
+
+
+def test_depth_first_search_says_pig_is_not_exact() -> None:
+    """Expectiminimax meets Pig's repeated positions through the dice, says its value is not
+    exact and why; the strong solver's value differs from it."""
+    game = gdl.load(PIG, goal=5)
+    searched = expectiminimax(game, table=True)
+    assert not searched.exact and searched.stats.chance_repetitions > 0
+    assert "strong solver" in searched.inexact_reason
+    assert searched.value != solve_strong(game, tiers=False).value

@@ -1,0 +1,167 @@
+"""The strong solver in memory: values, remoteness and best moves proven by other methods."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import gdl
+from searchers import alphabeta, expectiminimax
+from searchers.strong import solve_strong, stochastic
+from searchers.strong.solution import NEVER
+from tests.pygames import GraphGame, PassingSubtraction, TicTacToe
+from tests.searchers.random_games import random_acyclic_graphs, random_graphs, reference_value
+from tests.strong.games import CoinFlip, brute_remoteness, reachable
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_tictactoe_has_5478_positions_and_is_a_draw() -> None:
+    """5,478 positions are reachable from the empty board (terminal ones included), counted
+    here by a walk over the hand-written game; the value is 0, as alpha-beta finds."""
+    game = gdl.load(GAMES / "tictactoe.gdl")
+    result = solve_strong(game)
+    assert len(reachable(TicTacToe())) == 5478
+    assert result.positions == 5478
+    assert result.value == 0 == alphabeta(TicTacToe()).value
+    assert result.exact and result.method == "backward induction"
+    assert result.terminal == sum(1 for s in reachable(TicTacToe()) if TicTacToe().is_terminal(s))
+    assert sum(result.outcomes.values()) == 5478
+
+
+SMALL_GAMES = [
+    ("tictactoe.gdl", {}),
+    ("connect.gdl", {"rows": 3, "cols": 4, "k": 3}),
+    ("connect.gdl", {"rows": 4, "cols": 3, "k": 3}),
+    ("kalah.gdl", {"pits": 3, "seeds": 2}),
+    ("nim.gdl", {}),
+    ("nim.gdl", {"misere": True}),
+    ("subtraction.gdl", {}),
+    ("hog.gdl", {"goal": 8, "dice": 2}),
+    ("checkers.gdl", {"black_men": (), "black_kings": (14,), "white_men": (22,), "white_kings": (), "limit": 8}),
+    ("textbook/aima.gdl", {}),
+    ("textbook/pruning.gdl", {}),
+]
+
+
+@pytest.mark.parametrize("name, params", SMALL_GAMES, ids=[f"{n}{p or ''}" for n, p in SMALL_GAMES])
+def test_strong_values_equal_the_depth_first_searches(name: str, params: dict) -> None:
+    """At the start and at sampled positions, the strong value is the value alpha-beta (or
+    expectiminimax, with dice) finds searching from that position."""
+    game = gdl.load(GAMES / name, **params)
+    result = solve_strong(game, tiers=False)
+    table = result.table
+    search = expectiminimax if getattr(game, "has_chance", False) else alphabeta
+    assert result.exact
+    assert result.value == search(game, table=True).value
+    for state in sampled_states(game, random.Random(name), 12):
+        assert table.value(state) == search(game, state, table=True).value, state
+
+
+def sampled_states(game: object, dice: random.Random, count: int) -> list:
+    """``count`` states met on random lines of play from the start."""
+    states = []
+    while len(states) < count:
+        state = game.initial_state()
+        for _ in range(dice.randrange(40)):
+            if game.is_terminal(state):
+                break
+            if getattr(game, "has_chance", False) and game.is_chance(state):
+                moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+            else:
+                moves = list(game.actions(state))
+            state = game.result(state, dice.choice(moves))
+        states.append(state)
+    return states
+
+
+def test_every_nim_position_follows_boutons_rule() -> None:
+    """Normal-play Nim: the player to move wins exactly when the xor of the piles is not 0."""
+    game = gdl.load(GAMES / "nim.gdl", piles=(3, 4, 5))
+    table = solve_strong(game, tiers=False).table
+    first = game.players[0]
+    for state in table.graph.positions:
+        mover_wins = reduce(xor, state.heaps, 0) != 0
+        assert table.value(state) == (1 if mover_wins == (state.mover == first) else -1)
+
+
+def test_the_coin_game_is_exactly_one_third() -> None:
+    """Heads the mover wins, tails the flip passes: A's value is 1/3, proven exactly."""
+    result = solve_strong(CoinFlip())
+    assert result.value == Fraction(1, 3)
+    assert result.exact and "policy iteration" in result.method
+    assert result.move_values == {"flip": Fraction(1, 3)}
+
+
+def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without policy iteration (a game too large for it), the coin game's value comes within
+    the tolerance of 1/3 and is not called exact; the residual is below the tolerance."""
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    result = solve_strong(CoinFlip(), tolerance=1e-9)
+    assert not result.exact and result.method == "value iteration"
+    assert abs(result.value - 1 / 3) < 1e-8
+    assert result.residual < 1e-9
+
+
+@FEW
+@given(random_graphs())
+def test_cyclic_graph_games_agree_with_brute_force(game: GraphGame) -> None:
+    """On games with cycles, retrograde analysis gives the value of the exhaustive search that
+    scores a repeated position as a draw, at every position."""
+    table = solve_strong(game).table
+    for state in table.graph.positions:
+        assert table.value(state) == reference_value(game, state), state
+
+
+@FEW
+@given(random_acyclic_graphs())
+def test_remoteness_agrees_with_brute_force_on_acyclic_games(game: GraphGame) -> None:
+    """Remoteness (the favoured side hurries, the other delays) as a recursion computes it."""
+    table = solve_strong(game).table
+    brute = brute_remoteness(game)
+    for state in table.graph.positions:
+        assert (table.value(state), table.remoteness(state)) == brute(state)
+
+
+def test_remoteness_of_tictactoe_agrees_with_brute_force() -> None:
+    """Every tic-tac-toe position's remoteness and best move's value, against the recursion."""
+    game = TicTacToe()
+    table = solve_strong(game).table
+    brute = brute_remoteness(game)
+    for state in table.graph.positions:
+        value, remoteness = brute(state)
+        assert (table.value(state), table.remoteness(state)) == (value, remoteness)
+        move = table.best_move_index(state)
+        if move is not None:
+            child = game.result(state, game.actions(state)[move])
+            assert brute(child) == (value, remoteness - 1)
+
+
+def test_repetition_draws_have_no_remoteness() -> None:
+    """Subtraction with passing: from 3 stones on, neither side can force a win, so the game
+    is drawn by endless passing, with no end to count to; 1 and 2 stones are won in 1."""
+    game = PassingSubtraction(stones=5, take=2)
+    table = solve_strong(game).table
+    assert table.value(game.initial_state()) == 0
+    assert table.remoteness(game.initial_state()) is None
+    for pile in (1, 2):
+        assert table.value((pile, "A")) == 1 and table.remoteness((pile, "A")) == 1
+    assert table.solution.remoteness[table.node((3, "A"))] == NEVER
+
+
+def test_a_shuttle_is_a_draw_and_a_forced_line_counts_its_plies() -> None:
+    """a <-> b: MAX at a may end at -1 or go to b; MIN at b may end at +1 or go back: a draw.
+    Adding a MAX escape to +1 two plies away from b makes a a win in 3 (a -> c -> d -> +1)."""
+    shuttle = GraphGame({"a": ["x", "b"], "b": ["y", "a"]}, {"x": -1, "y": 1}, start="a")
+    assert solve_strong(shuttle).value == 0
+    escape = GraphGame({"a": ["x", "b", "c"], "b": ["y", "a"], "c": ["d"], "d": ["y"]},
+                       {"x": -1, "y": 1}, start="a")
+    result = solve_strong(escape)
+    assert (result.value, result.remoteness, result.best_move) == (1, 3, "c")

@@ -1,0 +1,206 @@
+"""Tablebases: what `gdl solve --strong --out` writes, read back by `gdl query`, `gdl play
+--tablebase` and `gdl.Tablebase`, against a recursion over the hand-written tic-tac-toe."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import gdl
+from gdl.cli import main
+from searchers.strong import TablebaseReader, stable_key
+from searchers.strong import solver as strong_solver
+from tests.pygames import TicTacToe
+from tests.strong.games import brute_remoteness, reachable
+
+ROOT = Path(__file__).resolve().parents[2]
+TICTACTOE = str(ROOT / "games" / "tictactoe.gdl")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`gdl ARGS...` in this process: exit status, standard output and standard error."""
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def tictactoe_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tic-tac-toe solved into a tablebase."""
+    path = tmp_path_factory.mktemp("tb") / "ttt.sqlite"
+    assert main(["solve", TICTACTOE, "--strong", "--out", str(path), "--json"]) == 0
+    return path
+
+
+def pygame_state(state: tuple) -> tuple:
+    """The hand-written tic-tac-toe's state for a state of the game file."""
+    return (tuple("." if c == "empty" else str(c) for c in state.board), str(state.mover))
+
+
+def test_solve_strong_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--json: value, exact, positions, terminal, outcomes, remoteness, max_remoteness,
+    best_move and stats; the counts are those of a walk over the hand-written game."""
+    status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--json")
+    assert status == 0
+    answer = json.loads(out)
+    states = reachable(TicTacToe())
+    assert answer["positions"] == len(states) == 5478
+    assert answer["terminal"] == sum(1 for s in states if TicTacToe().is_terminal(s))
+    assert answer["value"] == 0 and answer["exact"] is True
+    assert sum(answer["outcomes"].values()) == 5478
+    assert answer["remoteness"] == answer["max_remoteness"] == 9
+    assert answer["best_move"] in answer["move_values"]
+    assert set(answer["stats"]) >= {"seconds", "positions_per_second"}
+
+
+def test_every_position_reads_back_through_the_python_api(tictactoe_db: Path) -> None:
+    """gdl.Tablebase gives every reachable position's value and remoteness as the recursion
+    does, and a best move that keeps both."""
+    base = gdl.Tablebase(tictactoe_db)
+    game = base.game
+    brute = brute_remoteness(TicTacToe())
+    reader = TablebaseReader(tictactoe_db)
+    assert reader.connection.execute("SELECT count(*) FROM positions").fetchone()[0] == 5478
+    states, frontier = {game.initial_state()}, [game.initial_state()]
+    checked = 0
+    while frontier:
+        state = frontier.pop()
+        moves = [] if game.is_terminal(state) else game.actions(state)
+        for child in (game.result(state, m) for m in moves):
+            if child not in states:
+                states.add(child)
+                frontier.append(child)
+        if len(states) % 7:  # one position in seven is checked, to keep the test quick
+            continue
+        checked += 1
+        value, remoteness = brute(pygame_state(state))
+        assert (base.value(state), base.remoteness(state)) == (value, remoteness)
+        move = base.best_move(state)
+        if game.is_terminal(state):
+            assert move is None
+            continue
+        assert brute(pygame_state(game.result(state, move))) == (value, remoteness - 1)
+    assert len(states) == 5478 and checked > 500
+
+
+def test_query_answers_from_the_tablebase_alone(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
+                                                tmp_path: Path) -> None:
+    """`gdl query DB MOVES --json` after X centre, O edge: X wins in 5, and every move's value
+    and remoteness are the recursion's; the game file is not needed (the database is copied
+    where no game file is)."""
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(tictactoe_db.read_bytes())
+    status, out, _ = run(capsys, "query", str(copy), "(1, 1)", "(0, 1)", "--json")
+    assert status == 0
+    answer = json.loads(out)
+    brute = brute_remoteness(TicTacToe())
+    state = ((".", "O", ".", ".", "X", ".", ".", ".", "."), "X")
+    assert (answer["value"], answer["remoteness"]) == brute(state) == (10, 5)
+    for r, c in ((0, 0), (2, 1)):
+        cells = list(state[0])
+        cells[3 * r + c] = "X"
+        child = brute((tuple(cells), "O"))
+        assert (answer["move_values"][f"({r}, {c})"], answer["move_remoteness"][f"({r}, {c})"]) == child
+    assert answer["move_values"][answer["best_move"]] == 10
+    assert answer["move_remoteness"][answer["best_move"]] == 4
+
+
+def test_query_refuses_an_illegal_move_plainly(capsys: pytest.CaptureFixture[str], tictactoe_db: Path) -> None:
+    """A move that is not legal ends in the usual error line, exit status 1."""
+    status, _, err = run(capsys, "query", str(tictactoe_db), "(1, 1)", "(1, 1)")
+    assert status == 1
+    assert "error: move 2: `(1, 1)` is not a legal move here" in err
+
+
+def test_play_from_the_tablebase_wins_and_says_in_how_many(tictactoe_db: Path) -> None:
+    """X plays the corner, then a poor edge: O, playing from the tablebase, announces its win
+    and its length, then wins."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gdl", "play", TICTACTOE, "--tablebase", str(tictactoe_db)],
+        input="(0, 0)\n(0, 1)\n(2, 2)\n(1, 0)\n", capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "O wins in 1" in done.stdout
+    assert "Game over: O wins" in done.stdout
+
+
+def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tictactoe_db: Path
+) -> None:
+    """Playing a game from a tablebase built with other parameters, or from another file, stops
+    with a plain message naming what differs."""
+    status, _, err = run(capsys, "play", TICTACTOE, "-p", "size=4", "--tablebase", str(tictactoe_db))
+    assert status == 1 and "built with other parameters (size=3), not these (size=4)" in err
+    status, _, err = run(capsys, "play", str(ROOT / "games" / "nim.gdl"), "--tablebase", str(tictactoe_db))
+    assert status == 1 and "built from another game file" in err
+    base = gdl.Tablebase(tictactoe_db)
+    with pytest.raises(gdl.GdlTablebaseError, match="other parameters"):
+        base.check_game(gdl.load(TICTACTOE, size=4))
+
+
+def test_an_interrupted_build_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the positions are written: exit status 130, and the half-written file is
+    refused by query and by the Python API as incomplete, never read."""
+    path = tmp_path / "stopped.sqlite"
+    written = strong_solver.TablebaseWriter.add
+
+    def add_then_stop(self: object, rows: object) -> None:
+        written(self, rows)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(strong_solver.TablebaseWriter, "add", add_then_stop)
+    monkeypatch.setattr(strong_solver, "_WRITE_CHUNK", 1000)
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
+    assert status == 130 and "left incomplete" in err
+    monkeypatch.undo()
+    rows = sqlite3.connect(path).execute("SELECT count(*) FROM positions").fetchone()[0]
+    assert 0 < rows < 5478
+    status, _, err = run(capsys, "query", str(path))
+    assert status == 1 and "this tablebase is incomplete" in err
+    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
+        gdl.Tablebase(path)
+
+
+def test_the_tablebase_records_the_game_and_how_it_was_solved(tictactoe_db: Path) -> None:
+    """The metadata: the file's text and its SHA-256, the parameters, counts and method."""
+    import hashlib
+
+    meta = TablebaseReader(tictactoe_db).meta
+    text = Path(TICTACTOE).read_text(encoding="utf-8")
+    assert meta["game_text"] == text
+    assert meta["game_sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert meta["params"] == {"size": "3"}
+    assert (meta["positions"], meta["terminal"], meta["exact"]) == (5478, 958, True)
+    assert meta["method"] == "backward induction" and meta["complete"] is True
+    assert meta["title"] == "Tic-tac-toe" and meta["gdl_version"]
+
+
+def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
+    """A position's key does not depend on the process (Python salts string hashes)."""
+    import subprocess
+    import sys
+
+    state = gdl.load(TICTACTOE).initial_state()
+    code = ("import gdl, sys; from searchers.strong import stable_key; "
+            f"sys.stdout.write(stable_key(gdl.load({TICTACTOE!r}).initial_state()).hex())")
+    for seed in ("1", "2"):
+        other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                               env={"PYTHONHASHSEED": seed, "PATH": ""}, timeout=60)
+        assert other.stdout == stable_key(state).hex()
+    assert stable_key({"b": 1, "a": 2}) == stable_key({"a": 2, "b": 1})
+    assert len({stable_key(v) for v in (1, "1", (1,), [1], True, 1.0, None, (), "")}) == 9
+
+
+def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    """--out in a folder that does not exist: a one-line error, no traceback."""
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(tmp_path / "no" / "t.sqlite"))
+    assert status == 2 and "error: cannot write the tablebase: unable to open database file" in err
+    assert "Traceback" not in err

@@ -1,0 +1,178 @@
+"""Solving tier by tier: the same tablebase from the whole graph in memory, from one process,
+from worker processes and from Ray tasks; a move into a lower tier is an error at `tier`."""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gdl
+from gdl.cli import main
+from searchers.strong import solve_strong
+
+ROOT = Path(__file__).resolve().parents[2]
+CONNECT = str(ROOT / "games" / "connect.gdl")
+SMALL_CONNECT = {"rows": 3, "cols": 4, "k": 3}
+TINY_CONNECT = {"rows": 3, "cols": 3, "k": 3}
+
+
+def table(path: Path) -> list[tuple[Any, ...]]:
+    """Every row of a tablebase, in key order."""
+    return sqlite3.connect(path).execute("SELECT * FROM positions ORDER BY key").fetchall()
+
+
+def solve_to(path: Path, **options: Any) -> Any:
+    """Solve connect on the 3x3 board (k = 3) into ``path`` with these options."""
+    game = gdl.load(CONNECT, **TINY_CONNECT)
+    return solve_strong(game, out=path, factory=partial(gdl.load, CONNECT, **TINY_CONNECT), **options)
+
+
+@pytest.fixture(scope="module")
+def whole_graph(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small connect game solved in memory, without its tiers."""
+    path = tmp_path_factory.mktemp("tiers") / "whole.sqlite"
+    result = solve_to(path, tiers=False)
+    assert result.stats.tiers == 0
+    return path
+
+
+def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Path, tmp_path: Path) -> None:
+    """Connect 3x3 (k = 3) by its 10 tiers (discs on the board): the same 694 rows (positions:
+    board and player to move), values, remoteness and best moves, as solving the whole graph in
+    memory."""
+    result = solve_to(tmp_path / "tiers.sqlite")
+    assert result.stats.tiers == 10 and result.positions == 694
+    assert table(tmp_path / "tiers.sqlite") == table(whole_graph)
+
+
+def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path) -> None:
+    """Two worker processes expanding the positions write the very same rows."""
+    result = solve_to(tmp_path / "workers.sqlite", workers=2)
+    assert result.stats.workers == 2
+    assert table(tmp_path / "workers.sqlite") == table(whole_graph)
+
+
+def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
+    """Ray tasks on a local two-CPU runtime write the very same rows."""
+    result = solve_to(tmp_path / "ray.sqlite", ray="auto")
+    assert result.stats.workers == 2
+    assert table(tmp_path / "ray.sqlite") == table(whole_graph)
+
+
+FALLING = """\
+game "Falling"
+players A, B
+state:
+    pile = 5
+    mover = A
+to_move = mover
+moves = [1, 2]
+result(n):
+    pile -= n
+    mover = other(mover)
+terminal = pile <= 0
+utility = 1 if mover == B else -1
+tier = pile
+"""
+
+
+def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tier = pile` falls with every move: the solve stops at the `tier` line, with the state."""
+    path = tmp_path / "falling.gdl"
+    path.write_text(FALLING)
+    assert main(["solve", str(path), "--strong"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:13:1: error: the move 1 goes from tier 5 down to tier 4: no move may lower `tier`" in err
+    assert "    tier = pile\n    ^" in err and "pile = 5" in err
+
+
+def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game without `tier` is solved in one process, in memory, and the output says so."""
+    assert main(["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--workers", "2"]) == 0
+    assert "in one process, in memory (the game declares no `tier`" in capsys.readouterr().out
+
+
+def positions_by_walk(game: Any) -> set[Any]:
+    """The (board, player to move) pairs reachable from the start, by a walk written here."""
+    start = game.initial_state()
+    seen, frontier, found = {start}, [start], set()
+    while frontier:
+        state = frontier.pop()
+        found.add((state.board, state.mover))
+        if game.is_terminal(state):
+            continue
+        for child in (game.result(state, m) for m in game.actions(state)):
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return found
+
+
+def test_connect_counts_boards_and_movers_not_states() -> None:
+    """connect.gdl's `last` field (kept to speed up `won`) does not split positions: the solver
+    counts board and player to move, as the literature does."""
+    game = gdl.load(CONNECT, **SMALL_CONNECT)
+    assert solve_strong(game, tiers=False).positions == len(positions_by_walk(game)) == 7157
+
+
+def test_a_position_that_merges_states_of_different_play_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nim with `position = heaps` forgets whose turn it is: (1, 4, 5) comes after one move
+    (take 2) or two (take 1, take 1). The solve stops at `position`, showing both states."""
+    text = (ROOT / "games" / "nim.gdl").read_text()
+    path = tmp_path / "nim.gdl"
+    path.write_text(text + "position = heaps\n")
+    line = len(text.splitlines()) + 1
+    assert main(["solve", str(path), "--strong"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
+    assert "and the state:" in err
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) during a solve with two workers: exit
+    status 130, one line on standard error, no process left, the scratch file gone, and the
+    tablebase refused as incomplete."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "stopped.sqlite"
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
+         "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    os.killpg(solve.pid, signal.SIGINT)
+    _, err = solve.communicate(timeout=60)
+    assert solve.returncode == 130
+    assert err == f"gdl solve: interrupted; {out} is left incomplete and will be refused until solved again\n"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(solve.pid, 0)  # no worker outlived the solve
+    assert out.exists() and not Path(f"{out}.scratch").exists()
+    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
+        gdl.Tablebase(out)
+
+
+@pytest.mark.parametrize("name, params", [
+    ("kalah.gdl", {"pits": 3, "seeds": 2}), ("nim.gdl", {}), ("pig.gdl", {"goal": 5}),
+])
+def test_the_bundled_tiers_hold_and_give_the_same_table(name: str, params: dict, tmp_path: Path) -> None:
+    """Each bundled game's `tier` never falls (a move that lowered it would stop the solve),
+    and solving by tiers writes the table of the whole graph in memory."""
+    game = gdl.load(ROOT / "games" / name, **params)
+    by_tiers = solve_strong(game, out=tmp_path / "tiers.sqlite")
+    whole = solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
+    assert by_tiers.stats.tiers > 1 and whole.stats.tiers == 0
+    assert table(tmp_path / "tiers.sqlite") == table(tmp_path / "whole.sqlite")
