@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gdl.errors import GdlError
+from gdl.values import Symbol, to_text
 
 
 class GdlTablebaseError(GdlError):
@@ -35,8 +36,6 @@ def gdl_version() -> str:
 
 def param_text(value: Any) -> str:
     """A parameter's value written as in the language (so that `parse_value` reads it back)."""
-    from interpreter.values import Symbol, to_text
-
     if isinstance(value, str) and not isinstance(value, Symbol):
         return json.dumps(value)
     return to_text(value)
