@@ -9,7 +9,7 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
 
-from gdl import load
+from gdl import load, locate_param
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
 
@@ -137,7 +137,8 @@ def parse_params(assignments: Sequence[str], file: str | None = None) -> dict[st
         try:
             params[name] = parse_value(text, f"-p {name}")
         except GdlError as error:
-            raise GdlParamError(f"-p {name}: {error.message}", file=file) from None
+            mistake = GdlParamError(f"-p {name}: {error.message}", file=file)
+            raise mistake if file is None else locate_param(mistake, file, name) from None
     return params
 
 
