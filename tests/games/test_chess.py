@@ -159,7 +159,7 @@ def test_the_evaluation_of_the_symmetric_start_is_zero() -> None:
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "rank 1 has 7 squares, not 8"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "the side to move must be `w` or `b`"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1", "castling rights are `-` or some of `KQkq`"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "the en passant square `e9` is no square"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "the en passant square `e9` is no square a pawn"),
     ("4k3/8/8/8/8/8/8/r3K3 b - - 0 1", "the side not to move is in check"),
 ])
 def test_a_bad_fen_is_an_error_at_the_rule_that_reads_it(fen: str, why: str) -> None:
