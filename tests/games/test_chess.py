@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import gdl
+from benchmarks.suites.chess_perft import known_counts
 from gdl.checker import check
 from gdl.errors import Source
 from interpreter import build as build_game
@@ -19,21 +20,9 @@ from searchers.perft import perft
 
 ROOT = Path(__file__).resolve().parents[2]
 CHESS = ROOT / "games" / "chess.gdl"
-PERFT_DATA = Path(__file__).with_name("chess_perft.epd")
 
-
-def read_perft_data() -> list[tuple[str, dict[int, int]]]:
-    """The positions of chess_perft.epd, each with its known counts by depth."""
-    positions = []
-    for line in PERFT_DATA.read_text().splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        fen, *counts = line.split(" ;")
-        positions.append((fen, {int(depth[1:]): int(nodes) for depth, nodes in (c.split() for c in counts)}))
-    return positions
-
-
-POSITIONS = read_perft_data()
+# The positions of tests/games/chess_perft.epd (the counts of the Chess Programming Wiki), in order.
+POSITIONS = list(known_counts().items())
 START, KIWIPETE, POSITION_3, POSITION_4, POSITION_4_MIRRORED, POSITION_5 = (fen for fen, _ in POSITIONS)
 # The depths proven here (a few seconds in all); the deeper counts are for the benchmark.
 DEPTHS = {START: 4, KIWIPETE: 3, POSITION_3: 3, POSITION_4: 3, POSITION_4_MIRRORED: 3, POSITION_5: 3}
