@@ -180,6 +180,11 @@ TABLE: tuple[Builtin, ...] = (
     _b("pad", ("pad(x, width)",), "x as text, right-aligned in width characters", 2, 2, _always(STRING), (ANY, INT), _lib.pad, counts="`pad(x, width)`"),
     _b("show", ("show(g)", "show(g, legend)"), "a grid as text, one line a row; legend maps cell values to text", 1, 2, _always(STRING), (GRID, MAP), _lib.show,
        counts="`show(g)`"),
+    _b("split", ("split(text, separator)",), "the pieces of the text between the separators, as a list of strings (`split(\"a/b\", \"/\")` is `[\"a\", \"b\"]`)",
+       2, 2, _always(list_of(STRING)), (STRING, STRING), _lib.split, counts="`split` its pieces", reserved=False),
+    # mistakes
+    _b("error", ("error(message)",), "an error at the rule that calls it, with this message: for a parameter the rules cannot use, `x if ok else error(\"...\")`",
+       1, 1, _always(ANY), (STRING,), _lib.error, reserved=False),
 )
 """Every built-in function, in the order of the reference."""
 

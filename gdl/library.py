@@ -371,6 +371,24 @@ def pad(value: Any, width: int) -> str:
 
 
 @typeguard_ignore
+def split(text: str, separator: str) -> tuple[str, ...]:
+    """`split(text, separator)`."""
+    if not isinstance(text, str) or not isinstance(separator, str):
+        raise RuleError(f"split() takes two strings, got {to_text(text)} and {to_text(separator)}")
+    if separator == "":
+        raise RuleError("split() needs a separator of at least one character")
+    pieces = text.split(separator)
+    made(len(pieces), "split()")
+    return tuple(pieces)
+
+
+@typeguard_ignore
+def error(message: Any) -> Any:
+    """`error(message)`: the rule fails with the message."""
+    raise RuleError(message if isinstance(message, str) else to_text(message))
+
+
+@typeguard_ignore
 def show(board: Grid, legend: Map | None = None) -> str:
     """`show(g)` or `show(g, legend)`."""
     if not isinstance(board, Grid):

@@ -324,6 +324,10 @@ BUILTIN_CASES = [
     ('show(put(grid(2, 2, empty), (0, 0), A), {A: "x", empty: "_"})', "x _\n_ _"),
     ("show(put(grid(1, 2, 5), (0, 1), 10))", " 5 10"),
     ("set([3, 1, 3])", Set([3, 1])),
+    ('split("a/b//c", "/")', ("a", "b", "", "c")),
+    ('split("e2e4", " ")', ("e2e4",)),
+    ('split("w KQkq -", " ")[1]', "KQkq"),
+    ('error("never asked") if false else 1', 1),
 ]
 
 EXPRESSIONS = LITERALS + ARITHMETIC + COMPARISONS + LOGIC + COLLECTIONS + INDEXING + COMPREHENSIONS + BUILTIN_CASES

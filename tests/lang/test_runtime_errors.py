@@ -185,6 +185,18 @@ CASES = [
         "a grid needs positive numbers of rows and columns, got 0 x 2", 9, 5, "    board = grid(m, 2, empty)",
     ),
     (
+        "error() with the game's own message",
+        dict(body='    n = m if m < 1 else error("move " + str(m) + " is not allowed here")'),
+        play(1),
+        "move 1 is not allowed here", 9, 5, '    n = m if m < 1 else error("move " + str(m) + " is not allowed here")',
+    ),
+    (
+        "split() with an empty separator",
+        dict(body='    n = len(split("ab", ""))'),
+        play(0),
+        "split() needs a separator of at least one character", 9, 5, '    n = len(split("ab", ""))',
+    ),
+    (
         "a pattern that does not fit",
         dict(moves="[(1, 2, 3), (1, 2)]", body="    let (a, b) = m\n    n = a + b"),
         play((1, 2, 3)),
