@@ -94,7 +94,7 @@ def payoff_form(
                 mistakes.append((leaf.node, wrong))
             elif leaf.form is not None and first is None:
                 first = leaf
-            elif leaf.form is not None and first is not None and leaf.form != first.form:
+            elif leaf.form is not None and first is not None and first.form is not None and leaf.form != first.form:
                 there = "it" if first.rule == leaf.rule else f"`{first.rule}`"
                 mistakes.append((leaf.node, (
                     f"`{leaf.rule}` gives {_FORM_WORDS[leaf.form]} here, but {there} gives "

@@ -155,7 +155,7 @@ class Game(BaseGame):
         if "d_to_move" in program.guards and checked.to_move_proven:
             setattr(self, "to_move", names["d_to_move"])
         self.has_evaluation = self._evaluation is not None
-        self._player_index = {p: i for i, p in enumerate(players)}
+        self._player_index: dict[str, int] = {p: i for i, p in enumerate(players)}
         # Two players giving one number play a zero-sum game; payoffs given for each player
         # are each player's own, which need not add up to zero.
         self.zero_sum = checked.payoffs == "number"
@@ -435,7 +435,8 @@ class Game(BaseGame):
                 value = self._payoff_value(name, rule, state)
                 if type(value) not in (int, Fraction):
                     raise self._rule_failure(f"`{name}` must be a number, got {to_text(value)}", name, state)
-                return value if player == first else -value
+                payoff: Number = value if player == first else -value
+                return payoff
 
             return from_one_number
         index = self._player_index

@@ -99,7 +99,7 @@ class TreeGame(BaseGame):
 
     def display(self, state: State) -> str:
         """The node's name (and value, at a leaf)."""
-        node = state[0]
+        node: str = state[0]
         if node not in self.values:
             return node
         value = self.values[node]

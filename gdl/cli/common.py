@@ -259,12 +259,11 @@ def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: 
         return searchers.maxn(game, state, depth=depth, time=time, progress=progress)
     if algorithm == "minimax":
         return searchers.minimax(game, state, depth=depth, time=time, progress=progress)
-    if algorithm == "expectiminimax":
-        return searchers.expectiminimax(game, state, depth=depth, time=time, table=table, progress=progress,
-                                        **({} if memory is None else {"memory": memory}))
     options: dict[str, Any] = {"depth": depth, "time": time, "table": table, "progress": progress}
     if memory is not None:
         options["memory"] = memory
+    if algorithm == "expectiminimax":
+        return searchers.expectiminimax(game, state, **options)
     if not getattr(game, "has_chance", False):  # expectiminimax, under paranoid too, takes none of these
         options.update(ordering=True, symmetry=table and bool(getattr(game, "has_symmetries", False)))
     return (searchers.alphabeta if algorithm == "alphabeta" else searchers.paranoid)(game, state, **options)

@@ -218,7 +218,7 @@ def test_symmetries_for_another_board_size_are_a_check_error_when_the_sizes_are_
 
 # ---- payoffs of every player ---------------------------------------------------------------------
 
-# A valid three-player game; line 11 is `utility`, the cases change it.
+# A valid three-player game; line 12 is `utility`, the cases change it.
 THREE = """game "Payoffs"
 players A, B, C
 symbols nobody
