@@ -190,8 +190,9 @@ def memory_size(text: str) -> int:
 
 def value_text(value: Any) -> str:
     """A searcher's value for people: one number, or each player's payoff `(A 1, B 2, C 6)`."""
-    if isinstance(value, dict):
-        return "(" + ", ".join(f"{player} {number_text(payoff)}" for player, payoff in value.items()) + ")"
+    if isinstance(value, dict):  # a fraction as it is, without number_text's decimals: one line stays short
+        return "(" + ", ".join(f"{player} {payoff if isinstance(payoff, Fraction) else number_text(payoff)}"
+                               for player, payoff in value.items()) + ")"
     return number_text(value)
 
 
