@@ -15,6 +15,7 @@ from gdl.checker import check
 from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
 from gdl.limits import room_for_nesting
+from gdl.params import located
 from gdl.parser import nesting_guard, parse, parse_value
 from gdl.tablebase import GdlTablebaseError, Tablebase
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
-    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "check_text", "load", "loads", "parse", "parse_value",
+    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "check_text", "load", "loads", "locate_param", "parse", "parse_value",
 ]
 
 
@@ -51,12 +52,24 @@ def loads(text: str, /, **params: Any) -> "BaseGame":
 
 def load(path: str | Path, /, **params: Any) -> "BaseGame":
     """The game in the file at `path`, with parameters overridden by keyword (`rows=5`)."""
+    return build(read(path), str(path), params)
+
+
+def locate_param(error: GdlParamError, path: str | Path, name: str) -> GdlParamError:
+    """`error`, about the value given for parameter `name` of the game file at `path`, located
+    at the parameter's declaration in the file."""
+    text = read(path)
+    return located(error, Source(str(path), text), parse(text, str(path)), name)
+
+
+def read(path: str | Path) -> str:
+    """The text of the game file at `path` (see `decode`)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise GdlError(f"cannot read the game file: {error.strerror}", file=str(path)) from None
-    return build(decode(data, str(path)), str(path), params)
+    return decode(data, str(path))
 
 
 def decode(data: bytes, name: str) -> str:

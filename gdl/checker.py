@@ -6,13 +6,14 @@ and returns a `CheckedGame`, the resolved model the interpreter compiles. It nev
 
 from __future__ import annotations
 
-from typing import Mapping
+from contextlib import contextmanager
+from typing import Iterator, Mapping
 
 from gdl import ast, model
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.errors import GdlCheckError, GdlParamError, Source
 from gdl.kinds import ANY, Kind, describe, element, fits, join
-from gdl.params import bad_item, override_expr, override_fits
+from gdl.params import bad_item, located, override_expr, override_fits
 from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistakes
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
@@ -147,21 +148,23 @@ class _Checker(Resolver):
     def check_params(self) -> None:
         overrides: dict[str, ast.Expr] = {}
         for name, value in self.raw_overrides.items():
-            overrides[name] = override_expr(value, frozenset(self.symbols))
-            if name not in self.params:
-                known = ", ".join(self.params) or "none"
-                raise GdlParamError(
-                    f"the game has no parameter `{name}`{self.suggest(name, list(self.params))} "
-                    f"(its parameters: {known})",
-                    file=self.source.name,
-                )
+            with self.param_errors_located(name):
+                overrides[name] = override_expr(value, frozenset(self.symbols))
+                if name not in self.params:
+                    known = ", ".join(self.params) or "none"
+                    raise GdlParamError(
+                        f"the game has no parameter `{name}`{self.suggest(name, list(self.params))} "
+                        f"(its parameters: {known})",
+                        file=self.source.name,
+                    )
         for name, param in self.params.items():
             where = Where(owner=name, state=False)
             default = param.source = param.node.default
             param.value = self.resolve(default, Scope(), where)
             param.kind = param.value.kind
             if name in overrides:
-                param.value = self.override(name, overrides[name], param.kind, default, where)
+                with self.param_errors_located(name):
+                    param.value = self.override(name, overrides[name], param.kind, default, where)
                 param.kind = param.value.kind
                 param.source = overrides[name]
 
@@ -178,8 +181,17 @@ class _Checker(Resolver):
         message = (f"parameter `players` is the number of players, 2 to {len(self.players)} (the players line "
                    f"lists {', '.join(self.players)}), not {self.source_text(param.source) if param.source is param.node.default else value}")
         if param.source is not param.node.default:
-            raise GdlParamError(message, file=self.source.name)
+            with self.param_errors_located("players"):
+                raise GdlParamError(message, file=self.source.name)
         self.error(param.node.default, message)
+
+    @contextmanager
+    def param_errors_located(self, name: str) -> Iterator[None]:
+        """Mistakes in the value given for parameter `name`, shown at its declaration."""
+        try:
+            yield
+        except GdlParamError as error:
+            raise located(error, self.source, self.program, name) from None
 
     def override(self, name: str, given: ast.Expr, kind: Kind, default: ast.Expr, where: Where) -> model.Expr:
         """The value given for a parameter, resolved, if it may replace the default."""

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Iterator, TypeVar
 
 from gdl import ast
-from gdl.errors import GdlParamError
+from gdl.errors import GdlParamError, Source
 from gdl.limits import MAX_DIGITS, MAX_ITEMS, MAX_NESTING
 from gdl.kinds import Kind, element, fits
 
@@ -30,6 +30,25 @@ def bad_item(given: Kind, default: Kind) -> Kind | None:
     wanted = element(default)
     items = given.args if given.name == "tuple" else given.args[:1]
     return next((item for item in items if not fits(item, wanted)), None)
+
+
+def declaration_for(program: ast.Program, name: str) -> ast.Node | None:
+    """Where a mistake in the value given for parameter `name` is shown: its `param` line or,
+    for a name the game does not declare, the game's first `param` line, else its title."""
+    params = [d for d in program.declarations if isinstance(d, ast.Param)]
+    named = [param for param in params if param.name == name]
+    if named or params:
+        return (named or params)[0]
+    return next((d for d in program.declarations if isinstance(d, ast.GameName)), None)
+
+
+def located(error: GdlParamError, source: Source, program: ast.Program, name: str) -> GdlParamError:
+    """`error`, about the value given for parameter `name`, located in the file (the value itself
+    comes from the command line or from Python, which have no lines to show)."""
+    node = declaration_for(program, name)
+    if error.line is not None or node is None:
+        return error
+    return source.error(GdlParamError, error.message, node.line, node.column)  # type: ignore[return-value]
 
 
 def override_expr(value: object, symbols: frozenset[str]) -> ast.Expr:

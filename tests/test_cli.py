@@ -168,22 +168,30 @@ def test_p_overrides_a_parameter() -> None:
 @pytest.mark.parametrize(
     ("option", "status", "message"),
     [
-        ("pile=3", 1, "games/nim.gdl: error: the game has no parameter `pile`; did you mean `piles`? (its parameters: piles, misere)"),
-        ("piles=3", 1, "games/nim.gdl: error: parameter `piles` is a tuple (default (3, 4, 5)), but an integer was given"),
-        ("misere=1", 1, "games/nim.gdl: error: parameter `misere` is a boolean (default false), but an integer was given"),
-        ('piles=(1, "a")', 1, "games/nim.gdl: error: each item of parameter `piles` must be an integer (default (3, 4, 5)), but one given is a string"),
-        ("piles=(1,", 1, "games/nim.gdl: error: -p piles: `(1,` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
-        ("piles=__import__('os')", 1, "games/nim.gdl: error: -p piles: `__import__('os')` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
-        ("piles=zz", 1, "games/nim.gdl: error: the value given for parameter `piles` is not valid: unknown name `zz`"),
+        ("pile=3", 1, "games/nim.gdl:18:7: error: the game has no parameter `pile`; did you mean `piles`? (its parameters: piles, misere)"),
+        ("piles=3", 1, "games/nim.gdl:18:7: error: parameter `piles` is a tuple (default (3, 4, 5)), but an integer was given"),
+        ("misere=1", 1, "games/nim.gdl:19:7: error: parameter `misere` is a boolean (default false), but an integer was given"),
+        ('piles=(1, "a")', 1, "games/nim.gdl:18:7: error: each item of parameter `piles` must be an integer (default (3, 4, 5)), but one given is a string"),
+        ("piles=(1,", 1, "games/nim.gdl:18:7: error: -p piles: `(1,` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
+        ("piles=__import__('os')", 1, "games/nim.gdl:18:7: error: -p piles: `__import__('os')` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
+        ("piles=zz", 1, "games/nim.gdl:18:7: error: the value given for parameter `piles` is not valid: unknown name `zz`"),
         ("piles", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `piles`"),
         ("=3", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `=3`"),
     ],
 )
-def test_a_bad_p_option_fails_without_a_traceback(option: str, status: int, message: str) -> None:
+def test_a_bad_p_option_is_shown_at_the_parameter_declaration(option: str, status: int, message: str) -> None:
+    """A mistake in a -p value is located at the `param` line it is about (or, for a name the
+    game lacks, at its first `param`), with the line and a caret under the name."""
     run = gdl("check", "games/nim.gdl", "-p", option)
     assert run.returncode == status
     assert run.stdout == ""
-    assert run.stderr == message + "\n"
+    first, *rest = run.stderr.splitlines()
+    assert first == message
+    if status == 1:
+        line = int(message.split(":")[1])
+        declared = Path("games/nim.gdl").read_text().splitlines()[line - 1]
+        assert declared.startswith("param ")
+        assert rest == [f"    {declared}", "    " + " " * 6 + "^"]
     no_traceback(run)
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
 
 import searchers
-from gdl import load
+from gdl import load, locate_param
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
 
@@ -138,7 +138,8 @@ def parse_params(assignments: Sequence[str], file: str | None = None) -> dict[st
         try:
             params[name] = parse_value(text, f"-p {name}")
         except GdlError as error:
-            raise GdlParamError(f"-p {name}: {error.message}", file=file) from None
+            mistake = GdlParamError(f"-p {name}: {error.message}", file=file)
+            raise mistake if file is None else locate_param(mistake, file, name) from None
     return params
 
 

@@ -503,15 +503,22 @@ def test_game_params_show_the_values_in_use() -> None:
     ],
 )
 def test_bad_param_overrides(override: dict[str, Any], message: str) -> None:
+    """Each mistake is located at the `param` line of the parameter it is about (the first
+    `param` line for a name the game lacks), with that line quoted."""
     with pytest.raises(gdl.GdlParamError) as caught:
         gdl.loads(game_text(decls=PARAMS), **override)
     assert caught.value.message == message
+    (name,) = override
+    declared = f"param {name} " if f"param {name} " in PARAMS else "param rows "
+    assert caught.value.source_line is not None and caught.value.source_line.startswith(declared)
+    assert caught.value.column == len("param ") + 1
 
 
 def test_a_game_without_params_names_none() -> None:
     with pytest.raises(gdl.GdlParamError) as caught:
         gdl.loads(game_text(), size=3)
     assert caught.value.message == "the game has no parameter `size` (its parameters: none)"
+    assert caught.value.source_line is not None and caught.value.source_line.startswith("game ")
 
 
 # ---- state fields, symbols, definitions and functions ---------------------------------------
