@@ -325,12 +325,16 @@ class Result(Node):
     body: Block
 
 
+LeafValue = Union[int, Fraction, tuple[Union[int, Fraction], ...]]
+"""A tree leaf's value: one number, or each player's payoff in player order."""
+
+
 @dataclass(frozen=True)
 class TreeChild(Node):
     """A child in a tree row: an inner node's name, or a leaf value (with an optional name)."""
 
     name: str | None
-    value: int | Fraction | None
+    value: LeafValue | None
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.errors import GdlCheckError, GdlParamError, Source
 from gdl.kinds import ANY, Kind, describe, element, fits, join
 from gdl.params import bad_item, located, override_expr, override_fits
+from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistakes
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
 from gdl.tree_table import tree_mistakes
@@ -50,7 +51,7 @@ class _Checker(Resolver):
         if name.startswith("__"):
             self.error(node, RESERVED.format(name=name))
             return False
-        if name in KEYWORDS:
+        if name in KEYWORDS and not (name == "players" and what == "parameter"):
             self.error(node, f"`{name}` is a keyword of the language; choose another name")
             return False
         if what == "function" and name in BUILTINS and BUILTINS[name].reserved:
@@ -80,6 +81,8 @@ class _Checker(Resolver):
                     names.append(name)
                     self.symbols[name] = declaration
             self.players = tuple(names)
+            if len(declaration.names) < 2:
+                self.error(declaration, "a game needs two or more players: `players X, O`, or `players A, B, C` for three")
         elif isinstance(declaration, ast.Symbols):
             for name in declaration.names:
                 if self.declare(name, "symbol", declaration):
@@ -164,6 +167,23 @@ class _Checker(Resolver):
                     param.value = self.override(name, overrides[name], param.kind, default, where)
                 param.kind = param.value.kind
                 param.source = overrides[name]
+
+    def check_player_count(self) -> None:
+        """`param players = N`: the game is played by the first N players of the `players` line
+        (2 or more); the others' names stay symbols, for the pieces of a colour no one plays."""
+        param = self.params.get("players")
+        if param is None or not hasattr(param, "value") or not self.players:
+            return
+        value = param.value.value if isinstance(param.value, model.Constant) else None
+        if type(value) is int and 2 <= value <= len(self.players):
+            self.players = self.players[:value]
+            return
+        message = (f"parameter `players` is the number of players, 2 to {len(self.players)} (the players line "
+                   f"lists {', '.join(self.players)}), not {self.source_text(param.source) if param.source is param.node.default else value}")
+        if param.source is not param.node.default:
+            with self.param_errors_located("players"):
+                raise GdlParamError(message, file=self.source.name)
+        self.error(param.node.default, message)
 
     @contextmanager
     def param_errors_located(self, name: str) -> Iterator[None]:
@@ -264,6 +284,8 @@ class _Checker(Resolver):
             if name not in self.definitions:
                 continue
             kind = self.definition_kind(name)
+            if name in PAYOFF_RULES:
+                continue  # a number or each player's payoff: see `check_payoffs`
             value = self.definitions[name].node.value
             if not fits(kind, expected):
                 self.error(value, f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}")
@@ -342,6 +364,21 @@ class _Checker(Resolver):
                     self.error(item.node, f"the initial value of `{name}` reads the state (through `{dep}`); use constants and parameters")
         return tuple(order)
 
+    def check_payoffs(self) -> PayoffForm | None:
+        """The form of the game's payoffs, once the payoff rules' mistakes are reported."""
+        if len(self.players) < 2:
+            return "number"  # too few players, reported already
+        if self.tree is not None:
+            form, tree_errors = tree_leaf_mistakes(self.tree, self.players)
+            for leaf, message in tree_errors:
+                self.error(leaf, message)
+            return form
+        found, mistakes = payoff_form(self.definitions, self.players)
+        for node, message in mistakes:
+            self.error(node, message)
+        # A two-player game whose payoffs the checker cannot see gives one number, as ever.
+        return found if found is not None or len(self.players) != 2 else "number"
+
     def check_tree(self) -> None:
         if self.tree is not None:
             for node, message in tree_mistakes(self.tree):
@@ -351,6 +388,7 @@ class _Checker(Resolver):
         self.collect()
         self.require()
         self.check_params()
+        self.check_player_count()
         self.check_fields()
         for name in self.definitions:
             self.definition_kind(name)
@@ -359,6 +397,7 @@ class _Checker(Resolver):
         self.check_specials()
         self.check_result()
         self.check_tree()
+        payoffs = self.check_payoffs()
         to_move_proven = self.check_to_move()
         order = self.dependencies()
         self.check_missing()
@@ -371,6 +410,7 @@ class _Checker(Resolver):
             players=self.players, symbols=tuple(self.symbols), params=self.params,
             fields=tuple(self.fields.values()), definitions=self.definitions, functions=self.functions,
             result=self.result, tree=self.tree, constant_order=order, to_move_proven=to_move_proven,
+            payoffs=payoffs,
         )
 
 

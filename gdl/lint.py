@@ -64,22 +64,23 @@ def _pick_outcome(game: Any, state: Any, dice: random.Random) -> Any:
 
 def _play_one(
     game: Any, dice: random.Random, max_moves: int, findings: Findings,
-    samples: list[tuple[Any, Any, Any]], heuristic: list[tuple[Any, Any]],
+    samples: list[tuple[Any, Any, Any, Any]], heuristic: list[tuple[Any, Any, Any]],
 ) -> None:
     state = game.initial_state()
     for _ in range(max_moves):
         if game.is_terminal(state):
             findings.terminals += 1
-            utility = game.utility(state, game.players[0])
-            if getattr(game, "has_evaluation", False):
-                samples.append((utility, game.evaluate(state, game.players[0]), state))
+            for player in _scored_players(game):
+                utility = game.utility(state, player)
+                if getattr(game, "has_evaluation", False):
+                    samples.append((player, utility, game.evaluate(state, player), state))
             return
         if getattr(game, "has_chance", False) and game.is_chance(state):
             state = game.result(state, _pick_outcome(game, state, dice))
             findings.outcomes += 1
             continue
         if getattr(game, "has_evaluation", False):
-            heuristic.append((game.evaluate(state, game.players[0]), state))
+            heuristic.extend((player, game.evaluate(state, player), state) for player in _scored_players(game))
         moves = list(game.actions(state))
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
@@ -88,6 +89,14 @@ def _play_one(
         findings.moves += 1
     findings.unfinished += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+
+
+def _scored_players(game: Any) -> tuple[Any, ...]:
+    """The players whose payoffs are checked: the first alone in a two-player zero-sum game
+    (the second's is the negation), else every player, each of whom has a payoff of its own."""
+    players = tuple(game.players)
+    zero_sum = getattr(game, "zero_sum", len(players) == 2)
+    return players[:1] if zero_sum and len(players) == 2 else players
 
 
 def _unfinished_children(game: Any, state: Any, dice: random.Random) -> Iterator[Any]:
@@ -143,28 +152,31 @@ def _check_every_line_ends(game: Any, dice: random.Random, max_moves: int, findi
         )
 
 
-def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any]], findings: Findings) -> None:
-    """The evaluation must order terminal states as the utility does (the lecture's rule)."""
-    best_by_utility: dict[Any, tuple[Any, Any]] = {}
-    worst_by_utility: dict[Any, tuple[Any, Any]] = {}
-    for utility, evaluation, state in samples:
-        if utility not in best_by_utility or evaluation > best_by_utility[utility][0]:
-            best_by_utility[utility] = (evaluation, state)
-        if utility not in worst_by_utility or evaluation < worst_by_utility[utility][0]:
-            worst_by_utility[utility] = (evaluation, state)
-    utilities = sorted(best_by_utility)
-    for low_index, low in enumerate(utilities):
-        for high in utilities[low_index + 1:]:
-            low_eval, low_state = best_by_utility[low]
-            high_eval, high_state = worst_by_utility[high]
-            if low_eval > high_eval:
-                first = game.players[0]
-                findings.add(
-                    f"the evaluation ranks a terminal state worth {low} to {first} (evaluation {low_eval}) above one "
-                    f"worth {high} (evaluation {high_eval}); an evaluation should order terminal states as the utility does.\n"
-                    f"  worth {low}:\n{_shown(game, low_state)}\n  worth {high}:\n{_shown(game, high_state)}"
-                )
-                return
+def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any, Any]], findings: Findings) -> None:
+    """The evaluation must order terminal states as the utility does (the lecture's rule), for
+    each player's payoff."""
+    for player in _scored_players(game):
+        best_by_utility: dict[Any, tuple[Any, Any]] = {}
+        worst_by_utility: dict[Any, tuple[Any, Any]] = {}
+        for whose, utility, evaluation, state in samples:
+            if whose != player:
+                continue
+            if utility not in best_by_utility or evaluation > best_by_utility[utility][0]:
+                best_by_utility[utility] = (evaluation, state)
+            if utility not in worst_by_utility or evaluation < worst_by_utility[utility][0]:
+                worst_by_utility[utility] = (evaluation, state)
+        utilities = sorted(best_by_utility)
+        for low_index, low in enumerate(utilities):
+            for high in utilities[low_index + 1:]:
+                low_eval, low_state = best_by_utility[low]
+                high_eval, high_state = worst_by_utility[high]
+                if low_eval > high_eval:
+                    findings.add(
+                        f"the evaluation ranks a terminal state worth {low} to {player} (evaluation {low_eval}) above one "
+                        f"worth {high} (evaluation {high_eval}); an evaluation should order terminal states as the utility does.\n"
+                        f"  worth {low}:\n{_shown(game, low_state)}\n  worth {high}:\n{_shown(game, high_state)}"
+                    )
+                    return
 
 
 def deep_check(
@@ -176,8 +188,8 @@ def deep_check(
     failure into the findings."""
     dice = random.Random(seed)
     findings = Findings()
-    samples: list[tuple[Any, Any, Any]] = []
-    heuristic: list[tuple[Any, Any]] = []
+    samples: list[tuple[Any, Any, Any, Any]] = []  # (player, utility, evaluation, state)
+    heuristic: list[tuple[Any, Any, Any]] = []  # (player, evaluation, state)
     for _ in range(games):
         findings.games += 1
         try:
@@ -194,22 +206,20 @@ def deep_check(
     return findings
 
 
-def _check_evaluation_range(game: Any, samples: list[tuple[Any, Any, Any]], heuristic: list[tuple[Any, Any]], findings: Findings) -> None:
+def _check_evaluation_range(game: Any, samples: list[tuple[Any, Any, Any, Any]], heuristic: list[tuple[Any, Any, Any]], findings: Findings) -> None:
     """A position that is only estimated must not look better than a win, or worse than a
     loss: else a depth-limited search passes a win by (the lecture's rule, EVAL between the
-    utilities of a loss and a win)."""
-    if not samples or not heuristic:
-        return
-    low = min(u for u, _, _ in samples)
-    high = max(u for u, _, _ in samples)
-    if low == high:
-        return
-    first = game.players[0]
-    for value, state in heuristic:
-        if value > high or value < low:
-            findings.add(
-                f"the evaluation gives {value} to an unfinished state, beyond the utilities of the finished "
-                f"games seen ({low} to {high} for {first}); a depth-limited search would prefer it to a win "
-                f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}"
-            )
-            return
+    utilities of a loss and a win), for each player's payoff."""
+    for player in _scored_players(game):
+        utilities = [u for whose, u, _, _ in samples if whose == player]
+        if not utilities or min(utilities) == max(utilities):
+            continue
+        low, high = min(utilities), max(utilities)
+        for whose, value, state in heuristic:
+            if whose == player and (value > high or value < low):
+                findings.add(
+                    f"the evaluation gives {value} to an unfinished state, beyond the utilities of the finished "
+                    f"games seen ({low} to {high} for {player}); a depth-limited search would prefer it to a win "
+                    f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}"
+                )
+                return

@@ -495,6 +495,10 @@ class CheckedGame:
     to_move_proven: bool = False
     """Whether the checker knows every value of `to_move` to be a player (or `chance`); when
     not, the interpreter checks each value as the game runs."""
+    payoffs: str | None = "number"
+    """How `utility` (and `evaluation`, `repetition`) gives payoffs (`gdl.payoffs.PayoffForm`):
+    "number", one number from the first player's view; "tuple", each player's in player order;
+    "map", from player to payoff; None when only the running game can tell (a tuple or a map)."""
 
     @property
     def state_dependent(self) -> frozenset[str]:

@@ -185,11 +185,14 @@ class _ToAst(Transformer_NonRecursive):  # type: ignore[type-arg]
     def tree_node(self, meta: Any, name: Token) -> ast.TreeChild:
         return ast.TreeChild(str(name), None, **_at(meta))
 
-    def tree_leaf(self, meta: Any, value: int | Fraction) -> ast.TreeChild:
+    def tree_leaf(self, meta: Any, value: ast.LeafValue) -> ast.TreeChild:
         return ast.TreeChild(None, value, **_at(meta))
 
-    def tree_named_leaf(self, meta: Any, name: Token, value: int | Fraction) -> ast.TreeChild:
+    def tree_named_leaf(self, meta: Any, name: Token, value: ast.LeafValue) -> ast.TreeChild:
         return ast.TreeChild(str(name), value, **_at(meta))
+
+    def payoff_vector(self, meta: Any, *payoffs: int | Fraction) -> tuple[int | Fraction, ...]:
+        return payoffs
 
     def signed_number(self, meta: Any, digits: Token) -> int | Fraction:
         return _number_value(digits)

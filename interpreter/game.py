@@ -155,6 +155,13 @@ class Game(BaseGame):
         if "d_to_move" in program.guards and checked.to_move_proven:
             setattr(self, "to_move", names["d_to_move"])
         self.has_evaluation = self._evaluation is not None
+        self._player_index: dict[str, int] = {p: i for i, p in enumerate(players)}
+        # Two players giving one number play a zero-sum game; payoffs given for each player
+        # are each player's own, which need not add up to zero.
+        self.zero_sum = checked.payoffs == "number"
+        self._utility_of = self._payoff("utility", self._utility)
+        self._evaluation_of = None if self._evaluation is None else self._payoff("evaluation", self._evaluation)
+        self._repetition_of = self._payoff("repetition", self._repetition)
         self.has_chance = self._outcomes is not None
         self.has_tiers = self._tier is not None
         self.has_position = self._position is not None
@@ -353,27 +360,17 @@ class Game(BaseGame):
 
     @typeguard_ignore
     def utility(self, state: State, player: str) -> Number:
-        """The score of a terminal state for `player` (zero-sum: the second player's is negated)."""
-        try:
-            value: Number = self._utility(state)
-        except Exception as error:
-            raise self._rule_error(error, state, "utility") from None
-        if type(value) not in (int, Fraction):
-            raise self._rule_failure(f"`utility` must be a number, got {to_text(value)}", "utility", state)
-        return value if player == self.players[0] else -value
+        """The score of a terminal state for `player`: the file's number for the first player
+        (negated for the second), or `player`'s own payoff where the file gives each one."""
+        return self._utility_of(state, player)
 
     @typeguard_ignore
     def evaluate(self, state: State, player: str) -> Number:
-        """The heuristic score of a state for `player`, from the file's `evaluation`."""
-        if self._evaluation is None:
+        """The heuristic score of a state for `player`, from the file's `evaluation` (in the
+        form of `utility`)."""
+        if self._evaluation_of is None:
             raise GdlError(f"{self.source.name}: the game has no `evaluation`, so a search cannot stop before the end")
-        try:
-            value: Number = self._evaluation(state)
-        except Exception as error:
-            raise self._rule_error(error, state, "evaluation") from None
-        if type(value) not in (int, Fraction):
-            raise self._rule_failure(f"`evaluation` must be a number, got {to_text(value)}", "evaluation", state)
-        return value if player == self.players[0] else -value
+        return self._evaluation_of(state, player)
 
     @typeguard_ignore
     def is_chance(self, state: State) -> bool:
@@ -422,11 +419,73 @@ class Game(BaseGame):
     @typeguard_ignore
     def repetition_utility(self, state: State, player: str) -> Number:
         """The score of a position that repeats, from the file's `repetition` (a draw without it)."""
+        return self._repetition_of(state, player)
+
+    # ---- payoffs
+    def _payoff(self, name: str, rule: Rule | None) -> Callable[[State, str], Number]:
+        """The payoff rule `name` as a function of the state and a player: one number for the
+        first player, negated for the second, or each player's own from a tuple or a map."""
+        if rule is None:  # only `repetition` may be left out: a draw
+            return lambda state, player: 0
+        if self.checked.payoffs == "number":
+            first = self.players[0]
+
+            @typeguard_ignore
+            def from_one_number(state: State, player: str) -> Number:
+                value = self._payoff_value(name, rule, state)
+                if type(value) not in (int, Fraction):
+                    raise self._rule_failure(f"`{name}` must be a number, got {to_text(value)}", name, state)
+                payoff: Number = value if player == first else -value
+                return payoff
+
+            return from_one_number
+        index = self._player_index
+        # A searcher asks for every player's payoff of one state in turn: the rule runs once.
+        last: list[Any] = [None, ()]
+
+        @typeguard_ignore
+        def from_each_payoff(state: State, player: str) -> Number:
+            if state is not last[0]:
+                last[1] = self._payoff_vector(name, self._payoff_value(name, rule, state), state)
+                last[0] = state
+            position = index.get(player)
+            if position is None:
+                raise GdlError(f"{self.source.name}: {player!r} is not a player (the players: {', '.join(self.players)})")
+            payoff: Number = last[1][position]
+            return payoff
+
+        return from_each_payoff
+
+    def _payoff_value(self, name: str, rule: Rule, state: State) -> Any:
         try:
-            value = self._repetition(state) if self._repetition is not None else 0
+            return rule(state)
         except Exception as error:
-            raise self._rule_error(error, state, "repetition") from None
-        return value if player == self.players[0] else -value
+            raise self._rule_error(error, state, name) from None
+
+    def _payoff_vector(self, name: str, value: Any, state: State) -> tuple[Number, ...]:
+        """Each player's payoff, in player order, from a tuple or a map the rule gave."""
+        players = self.players
+        if isinstance(value, Map):
+            unknown = [key for key in value if key not in self._player_index]
+            if unknown:
+                raise self._rule_failure(f"`{name}` gives a payoff to {to_text(unknown[0])}, which is not a player "
+                                         f"(the players: {', '.join(players)})", name, state)
+            missing = [p for p in players if p not in value]
+            if missing:
+                raise self._rule_failure(f"`{name}` gives no payoff to {', '.join(missing)}", name, state)
+            payoffs = tuple(value[p] for p in players)
+        elif type(value) is tuple:
+            if len(value) != len(players):
+                raise self._rule_failure(f"`{name}` gives {len(value)} payoffs, but the game has {len(players)} "
+                                         f"players ({', '.join(players)})", name, state)
+            payoffs = value
+        else:
+            raise self._rule_failure(f"`{name}` must give each player's payoff (a tuple in player order, or a map "
+                                     f"from player to payoff), got {to_text(value)}", name, state)
+        for payoff in payoffs:
+            if type(payoff) not in (int, Fraction):
+                raise self._rule_failure(f"each payoff of `{name}` must be a number, got {to_text(payoff)}", name, state)
+        return payoffs
 
     @typeguard_ignore
     def tier(self, state: State) -> int:

@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from gdl import _hot
+from gdl.ast import LeafValue
 from gdl.model import CheckedGame
 from gdl.values import symbol
 from interpreter.game import BaseGame, Number, State
@@ -21,7 +22,10 @@ class TreeGame(BaseGame):
 
     A state is the 1-tuple of a node's name; a move is the name of the child it leads to.
     Leaves named in the file keep their names; the others are named after their parent and
-    position (`B1`, `B2`, ...). Leaf values are utilities for the first player.
+    position (`B1`, `B2`, ...). A leaf's value is one number, the first player's utility
+    (zero-sum), or a payoff vector, each player's utility in player order; then the game
+    declares `payoff_bounds` (the lowest and highest payoff of any leaf) and, when every
+    leaf's payoffs add up to the same, `payoff_sum`, which max^n prunes with.
     """
 
     def __init__(self, checked: CheckedGame) -> None:
@@ -32,7 +36,7 @@ class TreeGame(BaseGame):
         self.params: dict[str, Any] = {}
         self.players = tuple(symbol(p) for p in checked.players)
         self.children: dict[str, tuple[str, ...]] = {}
-        self.values: dict[str, int | Fraction] = {}
+        self.values: dict[str, LeafValue] = {}
         children_of_all: set[str] = set()
         for row in checked.tree.rows:
             names = []
@@ -52,6 +56,12 @@ class TreeGame(BaseGame):
                 self.depth[below] = self.depth[node] + 1
                 pending.append(below)
         self._initial = (root,)
+        self.zero_sum = checked.payoffs == "number"
+        vectors = [v for v in self.values.values() if isinstance(v, tuple)]
+        if vectors:
+            self.payoff_bounds = (min(min(v) for v in vectors), max(max(v) for v in vectors))
+            sums = {sum(v) for v in vectors}
+            self.payoff_sum = sums.pop() if len(sums) == 1 else None
 
     def initial_state(self) -> State:
         """The root node."""
@@ -79,11 +89,19 @@ class TreeGame(BaseGame):
 
     @typeguard_ignore
     def utility(self, state: State, player: str) -> Number:
-        """The leaf's value for the first player; negated for the second."""
+        """The leaf's payoff for `player`: from its vector, or the leaf's number for the first
+        player and its negation for the second."""
         value = self.values[state[0]]
+        if isinstance(value, tuple):
+            payoff: Number = value[self.players.index(player)]
+            return payoff
         return value if player == self.players[0] else -value
 
     def display(self, state: State) -> str:
         """The node's name (and value, at a leaf)."""
-        node = state[0]
-        return f"{node} = {self.values[node]}" if node in self.values else node
+        node: str = state[0]
+        if node not in self.values:
+            return node
+        value = self.values[node]
+        shown = "(" + ", ".join(map(str, value)) + ")" if isinstance(value, tuple) else str(value)
+        return f"{node} = {shown}"

@@ -154,3 +154,48 @@ def test_a_game_that_goes_on_only_by_repeating_states_passes(tmp_path: Path, cap
     path = tmp_path / "repeats.gdl"
     path.write_text(ENDLESS.replace("        n += 1", "        n = 1 - n"))
     assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
+
+
+THREE = """\
+game "Lint for three"
+players A, B, C
+state:
+    n = 0
+    mover = A
+to_move = mover
+moves = [1, 2]
+result(m):
+    n += m
+    mover = next(mover)
+terminal = n >= 4
+scored = [A, B] if n == 5 else [A, B, C]
+utility = {p: 1 if p == mover else 0 for p in scored}
+evaluation = EVALUATION
+"""
+
+
+def lint_three(tmp_path: Path, capsys: pytest.CaptureFixture[str], evaluation: str) -> tuple[int, str]:
+    path = tmp_path / "three.gdl"
+    path.write_text(THREE.replace("EVALUATION", evaluation))
+    status = main(["check", "--deep", "--games", "50", str(path)])
+    return status, capsys.readouterr().err
+
+
+def test_every_players_payoff_is_read_at_terminal_states(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Only the games that end on 5 leave C out of the map: the checker cannot see it.
+    status, err = lint_three(tmp_path, capsys, evaluation="{A: 0, B: 0, C: 0}")
+    assert status == 1
+    assert "`utility` gives no payoff to C" in err
+    assert "three.gdl:13:1: error" in err
+
+
+def test_an_evaluation_misordering_a_later_players_payoffs_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "three.gdl"
+    # A's evaluation follows its utility; B's says the opposite of its own.
+    text = THREE.replace("scored = [A, B] if n == 5 else [A, B, C]", "scored = [A, B, C]")
+    path.write_text(text.replace("EVALUATION", "{A: 1 if mover == A else 0, B: 0 if mover == B else 1, C: 1 if mover == C else 0}"))
+    status = main(["check", "--deep", "--games", "50", str(path)])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "the evaluation ranks a terminal state worth 0 to B (evaluation 1) above one worth 1 (evaluation 0)" in err
+    assert "to A" not in err and "to C" not in err

@@ -11,7 +11,9 @@ from operator import xor
 import pytest
 
 import gdl
-from searchers import alphabeta, expectiminimax, minimax
+from searchers import alphabeta, expectiminimax, maxn, mcts, minimax, paranoid
+from tests.multiplayer_games import AIMA_THREE_PLAYER_TREE
+from tests.searchers.test_maxn import brute_maxn
 
 # file, value, best move, leaf values alpha-beta evaluates (left to right), pruned moves
 TEXTBOOK = [
@@ -94,3 +96,24 @@ def test_a_shallow_search_takes_an_immediate_win(path: str, params: dict[str, in
     assert result.value == max(result.move_values.values())
     assert game.is_terminal(game.result(state, result.move))
     assert result.move_values[win] == game.utility(game.result(state, win), game.to_move(state))
+
+
+def test_the_three_player_textbook_figure_backs_up_1_2_6_to_the_root() -> None:
+    game = gdl.load("games/textbook/three_players.gdl")
+    # The file's table is the figure: every inner node's children, and every leaf's payoffs.
+    for node, children in AIMA_THREE_PLAYER_TREE.items():
+        state = (node,)
+        assert len(game.actions(state)) == len(children)
+        for move, child in zip(game.actions(state), children):
+            below = game.result(state, move)
+            if isinstance(child, tuple):
+                assert game.is_terminal(below) and tuple(game.utility(below, p) for p in game.players) == child
+            else:
+                assert move == child
+    expected = brute_maxn(AIMA_THREE_PLAYER_TREE, "a")
+    assert expected == (1, 2, 6)  # as the book backs it up
+    for result in (maxn(game), maxn(game, prune=False), mcts(game, iterations=500, seed=0)):
+        assert result.value == dict(zip(game.players, expected)) and result.exact
+        assert result.move == "b1"  # A's two moves tie at 1: the first is kept
+    # Paranoid: B and C both against A leave it 1 on either side, min(1, 4) and min(5, 1).
+    assert paranoid(game).value == 1

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from benchmarks.suites import chess_perft, load, search, solve, times, walk
+from benchmarks.suites import chess_perft, load, mcts, search, solve, times, walk
 
 SUITES: dict[str, ModuleType] = {
     "walk": walk,
     "search": search,
+    "mcts": mcts,
     "solve": solve,
     "times": times,
     "load": load,

@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
 
+import searchers
 from gdl import load, locate_param
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
@@ -186,3 +187,85 @@ def memory_size(text: str) -> int:
     if match is None or float(match.group(1)) <= 0:
         raise argparse.ArgumentTypeError(f"`{text}` is not a size: write e.g. 512M or 2G")
     return int(float(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
+
+
+def value_text(value: Any) -> str:
+    """A searcher's value for people: one number, or each player's payoff `(A 1, B 2, C 6)`."""
+    if isinstance(value, dict):  # a fraction as it is, without number_text's decimals: one line stays short
+        return "(" + ", ".join(f"{player} {payoff if isinstance(payoff, Fraction) else number_text(payoff)}"
+                               for player, payoff in value.items()) + ")"
+    return number_text(value)
+
+
+def json_value(value: Any) -> Any:
+    """A searcher's value for JSON: a number, or an object from each player to its payoff."""
+    if isinstance(value, dict):
+        return {str(player): json_number(payoff) for player, payoff in value.items()}
+    return json_number(value)
+
+
+# ---- choosing the searcher ---------------------------------------------------------------------
+
+SEARCHERS = ("minimax", "alphabeta", "expectiminimax", "maxn", "paranoid", "mcts")
+"""The searchers `--algorithm` names."""
+
+
+def add_searcher_options(parser: argparse.ArgumentParser, *, seed: bool = True) -> None:
+    """`--algorithm`, `--iterations` (and `--seed`, unless the command has its own)."""
+    parser.add_argument(
+        "--algorithm", choices=SEARCHERS,
+        help="the searcher (default: alphabeta for two players, expectiminimax with chance, maxn for more "
+        "players; mcts for a game with no evaluation under a time limit)")
+    parser.add_argument("--iterations", type=int, metavar="N",
+                        help="mcts: the playouts to make (default 10000, or as many as --time allows)")
+    if seed:
+        parser.add_argument("--seed", type=int, metavar="N", help="mcts: seed its random playouts, to repeat a run exactly")
+
+
+def is_two_player_zero_sum(game: Any) -> bool:
+    """Whether the game is the textbook's two-player zero-sum game (one number for the first player)."""
+    players = len(tuple(game.players))
+    return players == 2 and bool(getattr(game, "zero_sum", True))
+
+
+def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool) -> tuple[str, str | None]:
+    """The searcher the options ask for, and, when it was chosen for the user, why in words.
+
+    `limited` says the search must stop before the end (a time limit, or a game played
+    move by move): a game without an evaluation is then searched by Monte Carlo tree search,
+    which needs none."""
+    named = args.algorithm
+    if args.iterations is not None and named not in (None, "mcts"):
+        raise UsageError("--iterations is for --algorithm mcts")
+    if named is not None:
+        return named, None
+    if limited and args.depth is None and not getattr(game, "has_evaluation", False):
+        return "mcts", (f"{game.title} has no evaluation to score a position before the end, so Monte Carlo "
+                        "tree search plays: random games to the end from each move, the best-scoring tried most")
+    if args.iterations is not None:
+        return "mcts", None
+    if not is_two_player_zero_sum(game):
+        return "maxn", None
+    return ("expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"), None
+
+
+def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: Any = None, time: float | None = None,
+                 table: bool = True, memory: int | None = None, seed: int | None = None, progress: Any = None) -> Any:
+    """Search `state` (default: the start) with the named searcher, `args.depth` and `time`."""
+    depth = args.depth
+    if algorithm == "mcts":
+        if depth is not None:
+            raise UsageError("--depth is not for mcts, whose playouts go to the end: give --time or --iterations")
+        return searchers.mcts(game, state, iterations=args.iterations, time=time, seed=seed, progress=progress)
+    if algorithm == "maxn":
+        return searchers.maxn(game, state, depth=depth, time=time, progress=progress)
+    if algorithm == "minimax":
+        return searchers.minimax(game, state, depth=depth, time=time, progress=progress)
+    options: dict[str, Any] = {"depth": depth, "time": time, "table": table, "progress": progress}
+    if memory is not None:
+        options["memory"] = memory
+    if algorithm == "expectiminimax":
+        return searchers.expectiminimax(game, state, **options)
+    if not getattr(game, "has_chance", False):  # expectiminimax, under paranoid too, takes none of these
+        options.update(ordering=True, symmetry=table and bool(getattr(game, "has_symmetries", False)))
+    return (searchers.alphabeta if algorithm == "alphabeta" else searchers.paranoid)(game, state, **options)

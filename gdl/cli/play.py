@@ -7,8 +7,10 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-import searchers
-from gdl.cli.common import Subcommands, UsageError, add_command, load_game, move_text, number_text, say
+from gdl.cli.common import (
+    Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, is_two_player_zero_sum, load_game,
+    move_text, number_text, run_searcher, say, value_text,
+)
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
 
@@ -28,13 +30,17 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         description="Play a game against the searchers, or watch them play each other (--as none). "
         "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work.",
         epilog="examples:\n  gdl play games/tictactoe.gdl\n  gdl play games/connect.gdl --as O --depth 6\n"
-        "  gdl play games/nim.gdl --as none\n  gdl play games/tictactoe.gdl --tablebase ttt.sqlite",
+        "  gdl play games/nim.gdl --as none\n  gdl play games/tictactoe.gdl --tablebase ttt.sqlite\n"
+        "  gdl play games/hex.gdl --time 3            (no evaluation: Monte Carlo tree search plays)\n"
+        "  gdl play games/rolit.gdl -p players=3 -p size=6 --as Green\n"
+        "  gdl play games/ends.gdl --as none --algorithm paranoid",
     )
     play.add_argument("--as", dest="human", metavar="PLAYER", help="the player you play (default: the first); `none` to watch")
     limits = play.add_mutually_exclusive_group()
     limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")
     limits.add_argument("--time", type=float, metavar="SECONDS", help="the searcher thinks this long a move")
-    play.add_argument("--seed", type=int, help="seed for the dice of chance games")
+    add_searcher_options(play, seed=False)
+    play.add_argument("--seed", type=int, help="seed for the dice of chance games, and for mcts's random playouts")
     play.add_argument("--tablebase", metavar="DB", help="play perfectly at once from a tablebase of this game "
                       "(written by gdl solve FILE --strong --out DB)")
     return play
@@ -53,6 +59,7 @@ class Match:
         self.echo = False  # whether to repeat typed lines (input from a file or pipe)
         self.numbered = True  # whether the legal moves are listed with numbers to type
         self.tablebase: Tablebase | None = None  # perfect play from a solved game, when given
+        self.algorithm, self.reason = choose_searcher(game, args, limited=True)
 
     @property
     def state(self) -> Any:
@@ -66,16 +73,19 @@ class Match:
     def search(self) -> Any:
         """The searcher's result for the current state."""
         game, args = self.game, self.args
-        if getattr(game, "has_chance", False):
-            return searchers.expectiminimax(game, self.state, depth=args.depth, time=args.time, table=True)
-        limited = args.depth is not None or args.time is not None
         time = args.time
-        if not limited and getattr(game, "has_evaluation", False):
+        if time is None and args.depth is None and args.iterations is None and (
+                getattr(game, "has_evaluation", False) or self.algorithm == "mcts"):
             time = 2.0  # without a limit, a big game would never answer
-        return searchers.alphabeta(
-            game, self.state, depth=args.depth, time=time, table=True, ordering=True,
-            symmetry=bool(getattr(game, "has_symmetries", False)),
-        )
+        return run_searcher(game, self.algorithm, args, state=self.state, time=time, seed=args.seed)
+
+    def value_words(self, result: Any) -> str:
+        """A result's value for people, and whose it is."""
+        if isinstance(result.value, dict):
+            return f"payoffs {value_text(result.value)}"
+        if not is_two_player_zero_sum(self.game):  # paranoid: the mover's own payoff
+            return f"{number_text(result.value)} for {result.to_move}, whatever the others do"
+        return f"value {number_text(result.value)} for {self.game.players[0]}"
 
     def show_state(self) -> None:
         """Draw the board and say whose turn it is."""
@@ -85,6 +95,13 @@ class Match:
     def finish(self) -> None:
         """Announce the result of a terminal state."""
         players = self.game.players
+        if not is_two_player_zero_sum(self.game):
+            payoffs = {p: self.game.utility(self.state, p) for p in players}
+            best = max(payoffs.values())
+            ahead = [str(p) for p in players if payoffs[p] == best]
+            words = f"{ahead[0]} wins" if len(ahead) == 1 else f"{' and '.join(ahead)} share the lead"
+            self.say(f"Game over: {words} (payoffs {value_text(payoffs)}).")
+            return
         value = self.game.utility(self.state, players[0])
         if value > 0:
             words = f"{players[0]} wins"
@@ -131,9 +148,13 @@ class Match:
         result = self.search()
         mover = self.game.to_move(self.state)
         depth = result.stats.depth
-        detail = f"value {number_text(result.value)} for {self.game.players[0]}" + (
-            ", exact" if result.exact else f", an estimate {depth} move{'s' if depth != 1 else ''} ahead"
-        )
+        if result.exact:
+            how = ", exact"
+        elif result.visits is not None:
+            how = f", an estimate from {result.stats.iterations:,} random playouts"
+        else:
+            how = f", an estimate {depth} move{'s' if depth != 1 else ''} ahead"
+        detail = self.value_words(result) + how
         self.say(f"{mover} plays {move_text(self.game, result.move)}  ({detail})")
         self.history.append(self.game.result(self.state, result.move))
 
@@ -175,7 +196,7 @@ class Match:
             if command == "hint":
                 result = self.search()
                 kind = "exact" if result.exact else "an estimate"
-                self.say(f"hint: {move_text(self.game, result.move)} (value {number_text(result.value)} for {self.game.players[0]}, {kind})")
+                self.say(f"hint: {move_text(self.game, result.move)} ({self.value_words(result)}, {kind})")
                 continue
             if command == "undo":
                 if self.undo():
@@ -224,6 +245,8 @@ class Match:
             self.say(f"{game.title}: you play {self.human}. Type `help` for the commands.")
         else:
             self.say(f"{game.title}: the searchers play each other.")
+        if self.reason is not None and self.tablebase is None:
+            self.say(f"({self.reason}.)")
         while True:
             self.show_state()
             if game.is_terminal(self.state):

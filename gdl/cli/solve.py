@@ -1,5 +1,6 @@
-"""`gdl solve`: search a game with minimax, alpha-beta or expectiminimax and report the result; or,
-with `--strong`, solve every reachable position (optionally into a tablebase)."""
+"""`gdl solve`: search a game with minimax, alpha-beta, expectiminimax, max^n, paranoid search or
+Monte Carlo tree search and report the result; or, with `--strong`, solve every reachable position
+(optionally into a tablebase)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from typing import Any
 import searchers
 from gdl import build
 from gdl.cli.common import (
-    INTERRUPTED, Subcommands, UsageError, add_command, clear_status, json_number, load_game, memory_size,
-    move_text, number_text, parse_params, say, show_status,
+    INTERRUPTED, Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, clear_status,
+    is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text, parse_params,
+    run_searcher, say, show_status, value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -25,8 +27,6 @@ from searchers.table import DEFAULT_MEMORY
 
 # The principal variation printed for people stops after this many moves (JSON has it whole).
 PV_SHOWN = 40
-
-ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 
 # A histogram of values is shown in full up to this many distinct values.
 _HISTOGRAM_ROWS = 12
@@ -38,14 +38,20 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                 "solve", help="solve a game, or search it to a depth or for a time",
         description="Search a game from its initial state. Without --depth or --time the search "
         "goes to the end of the game and the value is exact; with them it stops early and scores "
-        "the states where it stopped with the game's `evaluation`. Ctrl-C stops the search: the "
-        "best result found so far is printed, and the exit status is 130.",
+        "the states where it stopped with the game's `evaluation` (a game without one is searched "
+        "by Monte Carlo tree search under --time). With more than two players the value is each "
+        "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
+        "search: the best result found so far is printed, and the exit status is 130.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
         "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta\n"
         "  gdl solve games/connect.gdl -p rows=4 -p cols=4 --strong --workers 2 --out c44.sqlite\n"
-        "  gdl solve games/pig.gdl -p goal=10 --strong",
+        "  gdl solve games/pig.gdl -p goal=10 --strong\n"
+        "  gdl solve games/textbook/three_players.gdl --json      (max^n: each player's payoff)\n"
+        "  gdl solve games/ends.gdl --algorithm paranoid          (the player to move against the others)\n"
+        "  gdl solve games/hex.gdl --time 5                       (no evaluation: Monte Carlo tree search)\n"
+        "  gdl solve games/rolit.gdl -p players=3 --algorithm mcts --iterations 2000 --seed 1",
     )
-    solve.add_argument("--algorithm", choices=ALGORITHMS, help="the searcher (default: alphabeta, or expectiminimax for a game with chance)")
+    add_searcher_options(solve)
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
     solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
     solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
@@ -58,25 +64,20 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
 
 
 def run_search(game: Any, args: argparse.Namespace) -> Any:
-    """Run the searcher the options ask for."""
-    algorithm = args.algorithm or ("expectiminimax" if getattr(game, "has_chance", False) else "alphabeta")
+    """Run the searcher the options ask for (saying why, when it was chosen for the user)."""
     if args.depth is not None and args.depth < 0:
         raise UsageError("--depth must be 0 or more")
     if args.time is not None and args.time <= 0:
         raise UsageError("--time must be a positive number of seconds")
-    table = not args.no_table
+    algorithm, reason = choose_searcher(game, args, limited=args.time is not None)
+    if args.seed is not None and algorithm != "mcts":
+        raise UsageError("--seed is for --algorithm mcts, whose playouts are random")
+    if reason is not None:
+        say(f"gdl solve: {reason}", to=sys.stderr)
     progress = ProgressLine(game) if sys.stderr.isatty() else None
     try:
-        if algorithm == "alphabeta":
-            return searchers.alphabeta(
-                game, depth=args.depth, time=args.time, table=table, memory=args.memory, ordering=True,
-                symmetry=table and bool(getattr(game, "has_symmetries", False)), progress=progress,
-            )
-        if algorithm == "minimax":
-            return searchers.minimax(game, depth=args.depth, time=args.time, progress=progress)
-        return searchers.expectiminimax(
-            game, depth=args.depth, time=args.time, table=table, memory=args.memory, progress=progress,
-        )
+        return run_searcher(game, algorithm, args, time=args.time, table=not args.no_table, memory=args.memory,
+                            seed=args.seed, progress=progress)
     finally:
         if progress is not None:
             progress.clear()
@@ -106,7 +107,9 @@ class ProgressLine:
 
 
 def verdict(game: Any, value: Any, exact: bool) -> str:
-    """The value in words, from the first player's view."""
+    """The value in words: from the first player's view, or every player's payoff."""
+    if isinstance(value, dict):
+        return f"{'payoffs' if exact else 'estimated payoffs'} {value_text(value)}"
     first, second = game.players[0], game.players[1] if len(game.players) > 1 else "the opponent"
     if getattr(game, "has_chance", False):
         return f"expected value {number_text(value)} for {first}"
@@ -121,20 +124,35 @@ def verdict(game: Any, value: Any, exact: bool) -> str:
     return f"value {number_text(value)} for {first}, in {first if value > 0 else second}'s favour"
 
 
+def whose_value(game: Any, result: Any) -> str | None:
+    """The player a paranoid search's one number belongs to in a game of more players (or not
+    zero-sum), where every other searcher gives each player's payoff; None otherwise."""
+    if result.algorithm.startswith("paranoid") and not is_two_player_zero_sum(game):
+        return result.to_move or str(game.players[0])
+    return None
+
+
 def result_json(game: Any, result: Any) -> dict[str, Any]:
-    """The brief's JSON object for a search result."""
+    """The brief's JSON object for a search result: with more than two players, `value` and each
+    of `move_values` are objects from player to payoff."""
     stats = result.stats
-    return {
+    player = whose_value(game, result)
+
+    def shown(value: Any) -> Any:
+        return {str(player): json_number(value)} if player is not None else json_value(value)
+
+    fraction = result.value if isinstance(result.value, Fraction) and result.value.denominator != 1 else None
+    report = {
         "game": getattr(game, "title", None),
         "algorithm": result.algorithm,
-        "value": json_number(result.value),
+        "value": shown(result.value),
         # The exact value when it is a fraction (chance games), which a float only approximates.
-        "value_fraction": str(result.value) if isinstance(result.value, Fraction) and result.value.denominator != 1 else None,
+        "value_fraction": None if fraction is None else str(fraction),
         "exact": result.exact,
         "to_move": result.to_move,
         "best_move": None if result.move is None else move_text(game, result.move),
         "principal_variation": [move_text(game, m) for m in result.pv],
-        "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
+        "move_values": {move_text(game, m): shown(v) for m, v in result.move_values.items()},
         "move_bounds": {move_text(game, m): b for m, b in result.move_bounds.items()},
         "inexact_reason": result.inexact_reason,
         "repetition": result.repetition,
@@ -147,12 +165,22 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
             "table_evictions": stats.table_evictions, "seconds": round(stats.seconds, 4),
         },
     }
+    if result.visits is not None:  # Monte Carlo tree search
+        report["visits"] = {move_text(game, m): n for m, n in result.visits.items()}
+        report["mean_payoffs"] = {move_text(game, m): shown(v) for m, v in (result.mean_payoffs or {}).items()}
+        report["stats"]["iterations"] = stats.iterations
+    return report
 
 
 def result_text(game: Any, result: Any) -> str:
     """A short summary for people."""
     note = "  [interrupted: the best found so far]" if result.interrupted else "" if result.exact else "  [not exact]"
-    lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
+    player = whose_value(game, result)
+    if player is not None:
+        kind = "is sure of" if result.exact else "is estimated to be sure of"
+        lines = [f"{game.title}: {player} {kind} {number_text(result.value)} whatever the others do (paranoid){note}"]
+    else:
+        lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
     if not result.exact and not result.interrupted and result.inexact_reason:
         lines.append(f"not exact: {result.inexact_reason}")
         if result.stats.chance_repetitions:
@@ -160,25 +188,29 @@ def result_text(game: Any, result: Any) -> str:
     if result.move is None and result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node; the value of each outcome:")
         for outcome, value in result.move_values.items():
-            lines.append(f"  {move_text(game, outcome)}  {number_text(value)}")
+            lines.append(f"  {move_text(game, outcome)}  {value_text(value)}")
     elif result.move is None:
         lines.append("the initial state is terminal: no move to make")
     else:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.move)}")
         lines.append("principal variation: " + line_text(game, result.pv))
-        lines.append(f"value of each move (for {game.players[0]}):")
+        whose = (f"for {player}" if player is not None else "each player's payoff" if isinstance(result.value, dict)
+                 else f"for {game.players[0]}")
+        lines.append(f"value of each move ({whose}):")
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
         bounded = False
         for move, value in result.move_values.items():
             sign = {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "")
             bounded = bounded or bool(sign)
-            lines.append(f"  {names[move].ljust(width)}  {sign}{number_text(value)}")
+            tried = "" if result.visits is None else f"  ({result.visits.get(move, 0):,} playouts)"
+            lines.append(f"  {names[move].ljust(width)}  {sign}{value_text(value)}{tried}")
         if bounded:
-            lines.append("  (<= and >= are bounds: alpha-beta proved only that these moves are no better)")
+            lines.append("  (<= and >= are bounds: the search proved only that these moves are no better)")
     stats = result.stats
+    counted = f", {stats.iterations:,} playouts" if result.visits is not None else ""
     lines.append(
-        f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}, depth {stats.depth}, {stats.seconds:.2f} s"
+        f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}{counted}, depth {stats.depth}, {stats.seconds:.2f} s"
         + (f", {stats.repetitions} repeated positions scored by the repetition rule" if stats.repetitions else "")
     )
     if stats.table_evictions:
@@ -240,7 +272,8 @@ def check_strong_options(args: argparse.Namespace) -> None:
                 raise UsageError(f"{option} needs --strong")
         return
     for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),
-                          ("--algorithm", args.algorithm is not None)):
+                          ("--algorithm", args.algorithm is not None), ("--iterations", args.iterations is not None),
+                          ("--seed", args.seed is not None)):
         if given:
             raise UsageError(f"--strong solves every position to the end; it takes no {option}")
     if not args.tolerance > 0:

@@ -11,7 +11,10 @@ from html import escape
 from typing import Any, Iterator
 
 import searchers
-from gdl.cli.common import Subcommands, UsageError, add_command, load_game, move_text, number_text, say, terminal_safe
+from gdl.cli.common import (
+    Subcommands, UsageError, add_command, is_two_player_zero_sum, load_game, move_text, number_text, say, terminal_safe,
+    value_text,
+)
 from searchers import SearchError
 
 SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
@@ -23,13 +26,17 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                 "tree", help="draw the searched game tree, with values, alpha-beta windows and pruning",
         description="Search the game and draw the tree the search explored: MAX and MIN nodes, each "
         "node's backed-up value and the alpha and beta it was searched with, the leaves numbered in "
-        "the order they were evaluated, and the branches alpha-beta pruned.",
+        "the order they were evaluated, and the branches alpha-beta pruned. With more than two players, "
+        "the max^n tree: each node's payoff vector, and the player who picks it.",
         epilog="examples:\n  gdl tree games/textbook/aima.gdl --algorithm alphabeta\n"
         "  gdl tree games/textbook/pruning.gdl --format dot > pruning.dot\n"
         "  gdl tree games/textbook/aima.gdl --format svg -o aima.svg\n"
-        "  gdl tree games/tictactoe.gdl --depth 2 --max-nodes 40",
+        "  gdl tree games/tictactoe.gdl --depth 2 --max-nodes 40\n"
+        "  gdl tree games/textbook/three_players.gdl      (max^n: each node's payoff vector)",
     )
-    tree.add_argument("--algorithm", choices=("minimax", "alphabeta"), default="alphabeta", help="the searcher (default alphabeta)")
+    tree.add_argument("--algorithm", choices=("minimax", "alphabeta", "maxn"),
+                      help="the searcher (default: alphabeta; maxn for more than two players, whose tree shows "
+                      "every player's payoff at each node and the player who chose it)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
     tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, else text)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
@@ -48,6 +55,7 @@ class Drawn:
     order: int | None = None
     pruned: bool = False
     children: list[Drawn] = field(default_factory=list)
+    mover: str = ""  # the player choosing at a max^n node (its value is every player's payoff)
 
 
 def _bound_text(value: Any) -> str:
@@ -60,7 +68,7 @@ def _bound_text(value: Any) -> str:
 
 def _value_text(node: Any) -> str:
     sign = {"upper": "<=", "lower": ">="}.get(node.bound, "=")
-    return f"{sign} {number_text(node.value)}"
+    return f"{sign} {value_text(node.value)}"
 
 
 def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
@@ -91,6 +99,8 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
         budget[0] -= 1
         window = "" if node.alpha is None else f"alpha {_bound_text(node.alpha)}, beta {_bound_text(node.beta)}"
         drawn = Drawn(label(node, root), node.kind, _value_text(node), window, leaf_numbers.get(id(node)))
+        if isinstance(node.value, dict) and node.kind != "leaf":
+            drawn.mover = terminal_safe(str(node.player))
         hidden = 0
         for child in node.children:
             if budget[0] <= 0:
@@ -113,6 +123,8 @@ def _pruned_value(game: Any, state: Any, move: Any) -> str:
     try:
         child = game.result(state, move)
         if game.is_terminal(child):
+            if not is_two_player_zero_sum(game):
+                return value_text({p: game.utility(child, p) for p in game.players})
             return number_text(game.utility(child, game.players[0]))
     except Exception:  # drawing a pruned branch must never break the picture
         pass
@@ -140,7 +152,8 @@ def render_text(root: Drawn, left_out: int) -> str:
             window = f"  [{node.window}]" if node.window else ""
             return f"{node.label}  {node.value}{order}{window}"
         window = f"  [{node.window}]" if node.window else ""
-        return f"{node.label}  {node.kind.upper()} {node.value}{window}"
+        chooser = f"{node.mover} picks" if node.mover else node.kind.upper()
+        return f"{node.label}  {chooser} {node.value}{window}"
 
     def walk(node: Drawn, prefix: str, last: bool, root: bool) -> None:
         if root:
@@ -188,6 +201,8 @@ def render_dot(root: Drawn, left_out: int) -> str:
             out.append(f'  n{number} [shape=box, style=dashed, color=gray, label={shown}, fontcolor=gray];')
         else:
             lines = [node.value if node.kind != "leaf" else node.value.lstrip("= ")]
+            if node.mover:
+                lines.insert(0, f"{node.mover} picks")
             if parent is None:
                 lines.insert(0, node.label)
             if node.order is not None:
@@ -300,11 +315,12 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.max_nodes < 1:
         raise UsageError("--max-nodes must be at least 1")
-    search = searchers.minimax if args.algorithm == "minimax" else searchers.alphabeta
+    algorithm = args.algorithm or ("alphabeta" if is_two_player_zero_sum(game) else "maxn")
+    search = {"minimax": searchers.minimax, "alphabeta": searchers.alphabeta, "maxn": searchers.maxn}[algorithm]
     try:
         result = search(game, depth=args.depth, trace=True)
     except SearchError as error:
-        raise UsageError(f"{error} (gdl tree draws minimax and alpha-beta searches)") from None
+        raise UsageError(f"{error} (gdl tree draws minimax, alpha-beta and max^n searches)") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
     chosen = args.format
     if chosen is None:
@@ -318,6 +334,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         say(text, end="")
         if chosen == "text":
-            say(f"value {number_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
+            say(f"value {value_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
                 f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes")
     return 0

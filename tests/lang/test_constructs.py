@@ -936,7 +936,7 @@ result(m):
     n += m
     mover = next(mover)
 terminal = n == 4
-utility = 0
+utility = (0, 0, 0)
 """
     game = gdl.loads(text)
     s = game.initial_state()

@@ -214,3 +214,98 @@ def test_symmetries_for_another_board_size_are_a_check_error_when_the_sizes_are_
         ]
     game = gdl.loads(text.replace("SYMMETRIES", "dihedral(size)"), size=5)  # the same size: fine
     assert game.has_symmetries
+
+
+# ---- payoffs of every player ---------------------------------------------------------------------
+
+# A valid three-player game; line 12 is `utility`, the cases change it.
+THREE = """game "Payoffs"
+players A, B, C
+symbols nobody
+state:
+    n = 0
+    mover = A
+to_move = mover
+moves = [1, 2]
+result(m):
+    n += m
+    mover = next(mover)
+utility = (1, 0, 0)
+terminal = n >= 4
+"""
+
+
+def three(utility: str, extra: str = "") -> str:
+    return THREE.replace("utility = (1, 0, 0)", utility) + extra
+
+
+def located(text: str, snippet: str, line: int = 12) -> tuple[int, int]:
+    return line, text.splitlines()[line - 1].index(snippet) + 1
+
+
+@pytest.mark.parametrize("utility, snippet, message", [
+    ("utility = (1, 0, 0) if n == 4 else {A: 0, B: 1, C: 0}", "{A: 0",
+     "`utility` gives a map of payoffs here, but it gives a tuple of payoffs at line 12, column 11: give every payoff the same way"),
+    ("utility = {A: 1, B: 0, C: 0} if n == 4 else 2", "2",
+     "with 3 players, `utility` gives each player's payoff: a tuple in player order such as (1, 0, 0) or a map such as {A: 1, B: 0, C: 0}, not one number"),
+    ("utility = (1, 0)", "(1, 0)", "a tuple of payoffs has one number for each player (A, B, C): 3 items, not 2"),
+    ("utility = {A: 1, B: 0, nobody: 0}", "{A", "`nobody` is not a player (the players: A, B, C)"),
+    ("utility = {A: 1, B: 0}", "{A", "the map of payoffs gives no payoff to C: give every player's"),
+    ("utility = (1, true, 0)", "(1", "each payoff in the tuple must be a number, got a boolean"),
+])
+def test_payoffs_of_the_wrong_form_are_check_errors_where_they_are(utility: str, snippet: str, message: str) -> None:
+    text = three(utility)
+    assert check_errors(text) == [(message, *located(text, snippet))]
+
+
+def test_the_evaluation_must_give_payoffs_as_the_utility_does() -> None:
+    text = three("utility = (1, 0, 0)", "evaluation = {A: 0, B: 0, C: 0}\n")
+    assert check_errors(text) == [(
+        "`evaluation` gives a map of payoffs here, but `utility` gives a tuple of payoffs at line 12, column 11: "
+        "give every payoff the same way", 14, 14)]
+
+
+@pytest.mark.parametrize("utility", ["utility = (n, 0, 4 - n)", "utility = {A: n, B: 0, C: 4 - n}",
+                                     "utility = {p: n if p == A else 0 for p in [A, B, C]}"])
+def test_tuples_and_maps_give_each_players_own_payoff(utility: str) -> None:
+    game = gdl.loads(three(utility))
+    state = game.result(game.result(game.initial_state(), 2), 2)
+    assert game.is_terminal(state) and not game.zero_sum
+    assert game.utility(state, "A") == 4 and game.utility(state, "B") == 0
+    assert game.utility(state, "C") == 0
+
+
+def test_a_map_the_checker_cannot_see_is_checked_as_the_game_runs() -> None:
+    game = gdl.loads(three("utility = {p: 1 for p in [A, B, C] if p != mover}"))
+    state = game.result(game.result(game.initial_state(), 2), 2)
+    with pytest.raises(GdlRuntimeError, match="`utility` gives no payoff to C"):
+        game.utility(state, "A")
+
+
+def test_two_players_may_give_each_players_payoff_and_the_game_is_then_not_zero_sum() -> None:
+    game = gdl.loads(GAME.replace("utility = 1 if n == 3 else -1", "utility = (1, 1) if n == 3 else (0, 2)"))
+    state = game.result(game.initial_state(), 2)
+    state = game.result(state, 1)
+    assert not game.zero_sum and (game.utility(state, "A"), game.utility(state, "B")) == (1, 1)
+    with pytest.raises(Exception, match="needs a zero-sum game"):
+        alphabeta(game)
+
+
+def test_one_player_is_too_few() -> None:
+    text = GAME.replace("players A, B", "players A").replace("to_move = A if n % 2 == 0 else B", "to_move = A")
+    assert ("a game needs two or more players: `players X, O`, or `players A, B, C` for three", 2, 1) in check_errors(text)
+
+
+@pytest.mark.parametrize("rows, message, line, column", [
+    ("    a -> (1, 2, 3), 4\n", "with 3 players, a leaf gives each player's payoff in player order, such as (1, 0, 0), not one number", 5, 21),
+    ("    a -> (1, 2, 3), (4, 5)\n", "a leaf's payoffs are one number for each player (A, B, C): 3, not 2", 5, 21),
+])
+def test_tree_leaves_give_every_players_payoff(rows: str, message: str, line: int, column: int) -> None:
+    text = 'game "T"\nplayers A, B, C\n\ntree:\n' + rows
+    assert check_errors(text) == [(message, line, column)]
+
+
+def test_two_player_tree_leaves_are_all_numbers_or_all_vectors() -> None:
+    text = 'game "T"\nplayers A, B\n\ntree:\n    a -> (1, 2), 4\n'
+    assert check_errors(text) == [(
+        "this leaf is one number, but the leaf at line 5 is a payoff vector: give every leaf the same way", 5, 18)]
