@@ -75,6 +75,20 @@ def test_play_without_an_evaluation_uses_mcts_and_says_so() -> None:
     assert "Game over: Red wins" in run.stdout  # 2x2: the first player wins, and MCTS proves it
 
 
+def test_play_without_an_evaluation_plays_a_small_game_exactly() -> None:
+    """Nim (1, 2, 3) is lost for the first player (its piles' xor is 0): a position solved
+    within the first seconds is played by the exact search, not by random playouts, so the
+    computer, as Second, wins every line."""
+    run = gdl("play", "games/nim.gdl", "-p", "piles=(1, 2, 3)", "--as", "none", "--seed", "1")
+    no_traceback(run)
+    assert run.returncode == 0
+    assert "a position solved exactly within 2 s is played exactly" in run.stdout
+    moves = [line for line in run.stdout.splitlines() if " plays " in line]
+    assert moves and all(line.endswith("(value -1 for First, exact)") for line in moves)
+    assert "random playouts" not in run.stdout
+    assert "Game over: Second wins" in run.stdout
+
+
 def test_play_announces_every_players_payoff_at_the_end() -> None:
     run = gdl("play", "games/ends.gdl", "-p", "cards=(1, 5, 2, 4)", "--as", "none")
     no_traceback(run)

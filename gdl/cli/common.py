@@ -222,6 +222,11 @@ def add_searcher_options(parser: argparse.ArgumentParser, *, seed: bool = True) 
         parser.add_argument("--seed", type=int, metavar="N", help="mcts: seed its random playouts, to repeat a run exactly")
 
 
+# How long `gdl play` tries to solve a position exactly before a game with no evaluation falls
+# back on Monte Carlo tree search: small games (Nim) are then still played perfectly.
+EXACT_FIRST_SECONDS = 2.0
+
+
 def is_two_player_zero_sum(game: Any) -> bool:
     """Whether the game is the textbook's two-player zero-sum game (one number for the first player)."""
     players = len(tuple(game.players))
@@ -241,12 +246,20 @@ def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool) -> tu
         return named, None
     if limited and args.depth is None and not getattr(game, "has_evaluation", False):
         return "mcts", (f"{game.title} has no evaluation to score a position before the end, so Monte Carlo "
-                        "tree search plays: random games to the end from each move, the best-scoring tried most")
+                        "tree search plays: random games to the end from each move, the best-scoring tried most"
+                        + ("" if args.time is not None or args.iterations is not None else
+                           f"; a position solved exactly within {EXACT_FIRST_SECONDS:g} s is played exactly"))
     if args.iterations is not None:
         return "mcts", None
+    return exact_searcher(game), None
+
+
+def exact_searcher(game: Any) -> str:
+    """The searcher that solves `game` to the end by default: max^n for more than two players
+    (or payoffs that do not sum to zero), expectiminimax with dice, else alpha-beta."""
     if not is_two_player_zero_sum(game):
-        return "maxn", None
-    return ("expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"), None
+        return "maxn"
+    return "expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"
 
 
 def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: Any = None, time: float | None = None,

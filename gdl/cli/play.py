@@ -8,11 +8,12 @@ import sys
 from typing import Any, Callable, TextIO
 
 from gdl.cli.common import (
-    Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, is_two_player_zero_sum, load_game,
-    move_text, number_text, run_searcher, say, value_text,
+    EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, exact_searcher,
+    is_two_player_zero_sum, load_game, move_text, number_text, run_searcher, say, value_text,
 )
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
+from searchers import Progress
 
 HELP = """\
 Type a move's name, or its number in the list of legal moves (when the moves are named by
@@ -46,6 +47,10 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     return play
 
 
+class _OutOfTime(Exception):
+    """An exact search that did not finish in the time it was given."""
+
+
 class Match:
     """One game in progress: the states so far and who is human."""
 
@@ -74,10 +79,27 @@ class Match:
         """The searcher's result for the current state."""
         game, args = self.game, self.args
         time = args.time
+        if self.reason is not None and time is None and args.iterations is None:
+            exact = self.solve_within(EXACT_FIRST_SECONDS)
+            if exact is not None:
+                return exact
         if time is None and args.depth is None and args.iterations is None and (
                 getattr(game, "has_evaluation", False) or self.algorithm == "mcts"):
             time = 2.0  # without a limit, a big game would never answer
         return run_searcher(game, self.algorithm, args, state=self.state, time=time, seed=args.seed)
+
+    def solve_within(self, seconds: float) -> Any:
+        """The exact result for the current state if a search to the end finds it within
+        `seconds`, else None."""
+        def give_up(progress: Progress) -> None:
+            if progress.seconds >= seconds:
+                raise _OutOfTime
+
+        try:
+            result = run_searcher(self.game, exact_searcher(self.game), self.args, state=self.state, progress=give_up)
+        except _OutOfTime:
+            return None
+        return result if result.exact else None
 
     def value_words(self, result: Any) -> str:
         """A result's value for people, and whose it is."""
