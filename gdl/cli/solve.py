@@ -68,6 +68,9 @@ def run_search(game: Any, args: argparse.Namespace) -> Any:
     progress = ProgressLine(game) if sys.stderr.isatty() else None
     try:
         if algorithm == "alphabeta":
+            # Chosen by measuring the bundled games (docs/performance.md, "Move ordering"): the
+            # table's move first, the others ranked by evaluation at every ply, the symmetries
+            # folded; killers and the history heuristic cost more nodes than they save there.
             return searchers.alphabeta(
                 game, depth=args.depth, time=args.time, table=table, memory=args.memory, ordering=True,
                 symmetry=table and bool(getattr(game, "has_symmetries", False)), progress=progress,
