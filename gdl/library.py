@@ -56,13 +56,27 @@ def divide(a: Any, b: Any) -> Any:
     return number(Fraction(a) / Fraction(b)) if b != 0 else fail("division by zero")
 
 
+# The fractions made by `divide_integers`, kept: an evaluation such as `count / 100` makes the
+# same few over and over, and making one (normalising it) costs far more than finding it.
+# Fractions are immutable, so one can be handed out any number of times.
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+_FRACTIONS_KEPT = 1 << 16
+
+
 @typeguard_ignore
 def divide_integers(a: int, b: int) -> int | Fraction:
     """`a / b` for two integers: no fraction is made when the quotient is whole."""
     if b == 0:
         raise RuleError("division by zero")
     quotient, remainder = divmod(a, b)
-    return quotient if remainder == 0 else Fraction(a, b)
+    if remainder == 0:
+        return quotient
+    fraction = _FRACTIONS.get((a, b))
+    if fraction is None:
+        fraction = Fraction(a, b)
+        if len(_FRACTIONS) < _FRACTIONS_KEPT:
+            _FRACTIONS[a, b] = fraction
+    return fraction
 
 
 @typeguard_ignore

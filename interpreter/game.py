@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 import sys
 from fractions import Fraction
 from types import CodeType
@@ -167,6 +168,12 @@ class Game(BaseGame):
         self.has_position = self._position is not None
         self._symmetries = self._load_symmetries()
         self.has_symmetries = bool(self._symmetries)
+        # Each symmetry's cell permutations as C-level getters: `canonical` runs at every node
+        # of a search with symmetry, and a Python loop over the cells costs most of it.
+        self._turns = tuple(
+            (tuple((position, _cells_in_order(order)) for position, order in permutations), cell_map)
+            for permutations, cell_map in zip(self._symmetries, self._cell_maps)
+        ) if self._symmetries else ()
 
     # ---- loading
     def _exec(self, program: Program, source: str) -> None:
@@ -405,12 +412,12 @@ class Game(BaseGame):
         if not self._symmetries:
             return state
         variants = [state]
-        for permutations, cell_map in zip(self._symmetries, self._cell_maps):
+        for turns, cell_map in self._turns:
             # A symmetry turns every board of the state, and every cell it holds, at once.
             fields = list(state)
-            for position, order in permutations:
+            for position, cells_in_order in turns:
                 board = fields[position]
-                fields[position] = tuple.__new__(type(board), [board[i] for i in order])
+                fields[position] = tuple.__new__(type(board), cells_in_order(board))
             for position in self._cell_fields:
                 fields[position] = cell_map.get(fields[position], fields[position])
             variants.append(tuple.__new__(type(state), fields))
@@ -493,9 +500,10 @@ class Game(BaseGame):
         if self._tier is None:
             return 0
         try:
-            return self._tier(state)
+            tier: int = self._tier(state)
         except Exception as error:
             raise self._rule_error(error, state, "tier") from None
+        return tier
 
     def tier_error(self, state: State, move: Any, child: State) -> GdlError:
         """The error for a move that goes down a tier, located at `tier`."""
@@ -543,3 +551,11 @@ class Game(BaseGame):
             return str(self._move_name(move))
         except Exception as error:
             raise self._rule_error(error, None) from None
+
+
+def _cells_in_order(order: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A function giving a board's cells in `order` (positions in the board), as a tuple."""
+    if len(order) == 1:  # `itemgetter` of one position gives the item, not a tuple
+        only = order[0]
+        return lambda board: (board[only],)
+    return operator.itemgetter(*order)

@@ -12,6 +12,7 @@ reports it as it always did.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -22,6 +23,7 @@ from interpreter.lowered import Loaded, Position, rewrite
 
 Size = tuple[int, int]
 _MAX_WIDTH = 8  # the longest line whose `all`/`any` is written out cell by cell
+_MAX_LINES = 16  # the most lines, known at load, whose `any`/`all` is written out line by line
 ValueOf = Callable[[model.Expr], tuple[bool, Any]]
 """The value of an expression known at load: (True, value), or (False, None)."""
 Store = Callable[[Any, model.Expr], Loaded]
@@ -40,8 +42,9 @@ class _Loop:
 class Lowering:
     """The pass over one rule's body."""
 
-    def __init__(self, boards: dict[model.Field, Size], value_of: ValueOf, store: Store) -> None:
+    def __init__(self, boards: dict[model.Field, Size], value_of: ValueOf, store: Store, unroll_lines: bool = True) -> None:
         self.boards = boards
+        self.unroll_lines = unroll_lines
         self.value_of = value_of
         self.store = store
         self.loops: dict[model.Local, _Loop] = {}
@@ -197,7 +200,7 @@ class Lowering:
     def change(self, node: model.Node) -> model.Node | None:
         """The node lowered, or None to look at its children (see `rewrite`)."""
         if isinstance(node, model.BuiltinCall):
-            return self.across_line(node)
+            return (self.unroll_lines and self.across_lines(node)) or self.across_line(node)
         if isinstance(node, model.LocalRef) and node.local in self.paired:
             size, partner = self.paired[node.local]
             at = {"line": node.line, "column": node.column}
@@ -215,6 +218,34 @@ class Lowering:
         elif isinstance(node, (model.ForClause, model.For)) and isinstance(node.target, model.NamePattern):
             return self.loop(node)
         return None
+
+    def across_lines(self, node: model.BuiltinCall) -> model.Node | None:
+        """`any(E(line) for line in LINES)` (or `all`) over a few lines known at load, each cell
+        of each line a position: `E(LINES[0]) or ... or E(LINES[n - 1])`, every cell a constant
+        position, without a loop."""
+        clause = _single_loop(node)
+        if clause is None or not isinstance(clause.target, model.NamePattern):
+            return None
+        local = clause.target.local
+        if local not in self.lines or local not in self.widths:
+            return None
+        known, value = self.value_of(clause.iterable)
+        if not known or not isinstance(value, tuple) or not 0 < len(value) <= _MAX_LINES:
+            return None
+        size = self.lines[local]
+        generator = node.args[0]
+        assert isinstance(generator, model.Comprehension)
+        element = rewrite(generator.element, self.change)
+        terms = []
+        for line in value:
+            positions = _positions(line, size)
+            if positions is None:
+                return None
+            term = rewrite(element, functools.partial(_cell_of_line, line=local, cells=positions))
+            if any(isinstance(n, model.LocalRef) and n.local is local for n in model.walk(term)):
+                return None  # the line is used otherwise than cell by cell
+            terms.append(term)
+        return _chain("or" if node.builtin.name == "any" else "and", terms, node)
 
     def across_line(self, node: model.BuiltinCall) -> model.Node | None:
         """`all(E(c) for c in line)` (or `any`) over a line of k cells, every line of the same
@@ -306,3 +337,31 @@ def _flat(row: model.Expr, col: model.Expr, cols: int) -> model.Expr:
         return model.Binary("+", col, model.Constant(offset, kind=INT, **at), kind=INT, **at)
     scaled = model.Binary("*", row, model.Constant(cols, kind=INT, **at), kind=INT, **at)
     return model.Binary("+", scaled, col, kind=INT, **at)
+
+
+def _single_loop(node: model.BuiltinCall) -> model.ForClause | None:
+    """The one `for` clause of `any(E for x in xs)` or `all(...)` with a boolean E, or None."""
+    if node.builtin.name not in ("any", "all") or len(node.args) != 1:
+        return None
+    generator = node.args[0]
+    if not (isinstance(generator, model.Comprehension) and generator.form == "generator"
+            and len(generator.clauses) == 1 and generator.element.kind == BOOL):
+        return None
+    clause = generator.clauses[0]
+    return clause if isinstance(clause, model.ForClause) else None
+
+
+def _cell_of_line(node: model.Node, line: model.Local, cells: tuple[int, ...]) -> model.Node | None:
+    """`line[i]`, for the line `line` whose cells are `cells`: the constant position."""
+    if (isinstance(node, model.Index) and isinstance(node.target, model.LocalRef) and node.target.local is line
+            and isinstance(node.index, model.Constant) and type(node.index.value) is int):
+        return model.Constant(cells[node.index.value], kind=INT, line=node.line, column=node.column)
+    return None
+
+
+def _chain(op: str, terms: list[model.Expr], at: model.Node) -> model.Expr:
+    """`terms` joined by `and` or `or`, left to right."""
+    chained = terms[0]
+    for term in terms[1:]:
+        chained = model.Binary(op, chained, term, kind=BOOL, line=at.line, column=at.column)
+    return chained

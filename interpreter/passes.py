@@ -12,6 +12,9 @@ the answers stay the same.
 - `hoist_invariants`: a pure call inside a loop whose arguments do not change while the rule
   runs (`other(p)`) is computed once, when the rule starts.
 - `unroll` (`interpreter.unrolling`): `any`, `all`, `count`, `sum` of generators as loops.
+- `unroll_lines` (`interpreter.lowering`): `any`/`all` over a few lines of cells known at load
+  (`any(all(board[c] == p for c in line) for line in lines)`) written out line by line, each
+  cell a constant position: no loop at all.
 - `typed_updates`: `board[c] = x` written for the kind of `board` (grid, list, map); a board
   whose size never changes read and changed through its cell table, a constant.
 - `result_helpers`: a rule called from `result` gets the state it was called with, not a state
@@ -38,6 +41,7 @@ class Passes:
     flat_cells: bool = True
     hoist_invariants: bool = True
     unroll: bool = True
+    unroll_lines: bool = True
     typed_updates: bool = True
     result_helpers: bool = True
     integer_division: bool = True

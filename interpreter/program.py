@@ -126,7 +126,7 @@ class Program:
                 self.emitter.boards[board] = (self.keep(type(grid), "_G"), self.keep(grid.index, "_K"))
         if self.passes.flat_cells:
             lowering_values = _Values(values, self.extra)
-            rules = {name: Lowering(boards, lowering_values.value_of, self.store)(body) for name, body in rules.items()}  # type: ignore[misc]
+            rules = {name: Lowering(boards, lowering_values.value_of, self.store, self.passes.unroll_lines)(body) for name, body in rules.items()}  # type: ignore[misc]
         self.heading("the rules: functions of the state S, a tuple of the fields")
         referenced = {n.definition.name for body in rules.values() for n in model.walk(body)
                       if isinstance(n, model.DefinitionRef) and n.definition.reads_state}

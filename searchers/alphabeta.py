@@ -33,6 +33,7 @@ def alphabeta(
     table: bool = False,
     memory: int | None = None,
     ordering: bool = False,
+    ordering_plies: int | None = None,
     killers: bool = False,
     history: bool = False,
     time: float | None = None,
@@ -47,7 +48,7 @@ def alphabeta(
     ``depth`` cuts the search off and evaluates; ``time``/``max_nodes`` deepen
     iteratively within that budget; ``table``, ``ordering``, ``killers``,
     ``history`` and ``symmetry`` (table keys by ``game.canonical``) only speed it
-    up; ``beam=N`` searches only the N best moves by evaluation at each node.
+    up (``ordering_plies=N`` ranks moves by evaluation only at the first N plies); ``beam=N`` searches only the N best moves by evaluation at each node.
     The table keeps at most ``memory`` bytes of entries (default
     ``searchers.table.DEFAULT_MEMORY``, 1 GiB), dropping the cheapest to find again.
 
@@ -64,7 +65,7 @@ def alphabeta(
         require_evaluation(game, "alphabeta with a beam (it ranks moves by evaluation)")
     config = SearchConfig(
         "alphabeta", prune=True, table=table, memory=memory, ordering=ordering,
-        killers=killers, history=history, beam=beam, symmetry=symmetry,
+        ordering_plies=ordering_plies, killers=killers, history=history, beam=beam, symmetry=symmetry,
     )
     return search_game(
         game, state, config,

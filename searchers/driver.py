@@ -57,6 +57,7 @@ class SearchConfig:
     table: bool = False
     memory: int | None = None  # the table's size limit in bytes (None: DEFAULT_MEMORY)
     ordering: bool = False
+    ordering_plies: int | None = None  # evaluation ordering only above this ply (None: everywhere)
     killers: bool = False
     history: bool = False
     beam: int | None = None
@@ -107,8 +108,8 @@ def _make_orderer(game: Game, config: SearchConfig) -> MoveOrderer | None:
     if not (config.ordering or config.killers or config.history or config.beam is not None):
         return None
     return MoveOrderer(
-        game, by_evaluation=config.ordering, killers=config.killers,
-        history=config.history, beam=config.beam,
+        game, by_evaluation=config.ordering, evaluation_plies=config.ordering_plies,
+        killers=config.killers, history=config.history, beam=config.beam,
     )
 
 
@@ -139,8 +140,11 @@ def _depth_first(
     table = _make_table(game, root, config)
     counters.table = table
     capacity = 0 if table is None else table.capacity
-    table_move_first = config.ordering and table is not None
     orderer = _make_orderer(game, config)
+    ordered_above = 0 if orderer is None else orderer.plain_from
+    # With cut-offs, the table's move often refutes a position on its own; a beam must rank
+    # every move to keep the best.
+    staged = prune and config.beam is None
     windowed = prune  # whether the trace shows alpha and beta
 
     @typeguard_ignore
@@ -234,7 +238,7 @@ def _depth_first(
                             tracer.leaf(state, mover(state, chance), ply, stored, "table",
                                         window(alpha, beta), bound)
                         return stored
-                    if table_move_first and stored_move is not None:
+                    if stored_move is not None:  # the move best here before is likely best again
                         hint = stored_move
             if chance:
                 return average(state, key, ply)
@@ -245,13 +249,19 @@ def _depth_first(
             moves = actions(state)
             if not moves:
                 raise no_moves_error(game, state)
-            next_child = skipped = None
-            if orderer is not None:
-                moves, children, skipped = orderer.order(state, moves, maximizing, ply, hint)
-                if children is not None:
-                    next_child = iter(children).__next__
-                if skipped:
-                    dropped_moves += len(skipped)
+            next_child = skipped = later = None
+            if ply < ordered_above:
+                assert orderer is not None
+                if hint is not None and staged and hint in moves:
+                    # The hint alone first: the other moves are ranked (a child and an
+                    # evaluation each) only if it does not cut off.
+                    later, moves = moves, (hint,)
+                else:
+                    moves, children, skipped = orderer.order(state, moves, maximizing, ply, hint)
+                    if children is not None:
+                        next_child = iter(children).__next__
+                    if skipped:
+                        dropped_moves += len(skipped)
             elif hint is not None:
                 moves = hint_first(moves, hint)
             if table is not None:
@@ -264,30 +274,42 @@ def _depth_first(
             best: Value = -INFINITY if maximizing else INFINITY
             best_move: Move = moves[0]
             best_line: Line = None
-            for move in moves:
-                child = result(state, move) if next_child is None else next_child()
-                value = search(child, alpha, beta, ply + 1)
-                if tracer is not None:
-                    tracer.label(move)
-                if not ply:
-                    root_values[move] = value
-                    root_bounds[move] = _root_bound(value, alpha, beta)
-                if value > best if maximizing else value < best:
-                    best, best_move, best_line = value, move, (move, line)
-                    if prune:
-                        if maximizing:
-                            if value > alpha:
-                                alpha = value
-                        elif value < beta:
-                            beta = value
-                        if alpha >= beta:
-                            if orderer is not None:
-                                orderer.reward(move, maximizing, ply, max_depth - ply)
-                            if move is not moves[-1]:
-                                cutoffs += 1
-                                if tracer is not None:
-                                    pruned = list(moves[moves.index(move) + 1:])
-                            break
+            while True:  # once, or twice when the moves after the hint are ranked later
+                for move in moves:
+                    child = result(state, move) if next_child is None else next_child()
+                    value = search(child, alpha, beta, ply + 1)
+                    if tracer is not None:
+                        tracer.label(move)
+                    if not ply:
+                        root_values[move] = value
+                        root_bounds[move] = _root_bound(value, alpha, beta)
+                    if value > best if maximizing else value < best:
+                        best, best_move, best_line = value, move, (move, line)
+                        if prune:
+                            if maximizing:
+                                if value > alpha:
+                                    alpha = value
+                            elif value < beta:
+                                beta = value
+                            if alpha >= beta:
+                                if orderer is not None:
+                                    orderer.reward(move, maximizing, ply, max_depth - ply)
+                                if move is not moves[-1] or (later is not None and len(later) > 1):
+                                    cutoffs += 1
+                                    if tracer is not None:
+                                        rest = moves[moves.index(move) + 1:]
+                                        pruned = [*rest, *(m for m in later or () if m != move)]
+                                break
+                else:
+                    if later is not None:  # the hint did not cut off: rank the other moves
+                        assert orderer is not None
+                        rest = [m for m in later if m != moves[0]]
+                        moves, children, skipped = orderer.order(state, rest, maximizing, ply, None)
+                        if children is not None:
+                            next_child = iter(children).__next__
+                        later = None
+                        continue
+                break
             del path[state]
             if table is not None and repetitions == repetitions_before:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT

@@ -17,6 +17,8 @@ else:  # typeguard recognises that name; at run time the stand-in changes nothin
 # unlimited search has no known height, so the ply stands in for it.
 _HISTORY_HORIZON = 64
 
+_EVERY_PLY = 1 << 30
+
 
 @typeguard_ignore
 def hint_first(moves: Sequence[Move], hint: Move) -> Sequence[Move]:
@@ -41,6 +43,7 @@ class MoveOrderer:
         game: Game,
         *,
         by_evaluation: bool,
+        evaluation_plies: int | None = None,
         killers: bool,
         history: bool,
         beam: int | None,
@@ -52,10 +55,19 @@ class MoveOrderer:
         self._result, self._is_terminal, self._utility = rules.result, rules.is_terminal, rules.utility
         self._max_player = game.players[0]
         self._beam = beam
+        # Ranking by evaluation costs a child state and an evaluation per move: near the root,
+        # where a subtree is large, it pays; deep down it may not (beam search needs it everywhere).
+        self._evaluation_plies = (
+            evaluation_plies if evaluation_plies is not None and beam is None else _EVERY_PLY
+        )
         self._killers: list[list[Move]] | None = [] if killers else None
         self._history: tuple[dict[Move, int], dict[Move, int]] | None = (
             ({}, {}) if history else None
         )
+        self.plain_from = (
+            _EVERY_PLY if killers or history else self._evaluation_plies if evaluates else 0
+        )
+        """The ply from which `order` only puts the hint first (the caller may do that itself)."""
 
     @typeguard_ignore
     def order(
@@ -65,7 +77,7 @@ class MoveOrderer:
         children: list[State] | None = None
         dropped: list[Move] | None = None
         indices = list(range(len(moves)))
-        if self._evaluate is not None:
+        if self._evaluate is not None and ply < self._evaluation_plies:
             result, evaluate, first = self._result, self._evaluate, self._max_player
             is_terminal, utility = self._is_terminal, self._utility
             children = [result(state, move) for move in moves]

@@ -280,5 +280,8 @@ def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: 
     if algorithm == "expectiminimax":
         return searchers.expectiminimax(game, state, **options)
     if not getattr(game, "has_chance", False):  # expectiminimax, under paranoid too, takes none of these
+        # Chosen by measuring the bundled games (docs/performance.md, "Move ordering"): the
+        # table's move first, the others ranked by evaluation at every ply, the symmetries
+        # folded; killers and the history heuristic cost more nodes than they save there.
         options.update(ordering=True, symmetry=table and bool(getattr(game, "has_symmetries", False)))
     return (searchers.alphabeta if algorithm == "alphabeta" else searchers.paranoid)(game, state, **options)

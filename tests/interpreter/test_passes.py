@@ -85,7 +85,10 @@ EFFECTS: dict[str, tuple[str, str, str]] = {
     # other(p) inside the loop of open_for: computed once, when the function starts.
     "hoist_invariants": ("connect", r"try:\n\s+_h\d+ = b_other\(v_p\)", r"def f_open_for\(S, v_p\):\n(?:(?!def ).*\n)*?.*is not b_other\(v_p\)"),
     # any(all(...)) returned: loops that stop at the first answer, no generators.
-    "unroll": ("tictactoe", r"def d_x_won\(S\):(?:\n .*)*\n\s+for v_line in", r"b_any\("),
+    "unroll": ("connect", r"def d_won\(S\):(?:\n .*)*\n\s+for v_line in", r"b_any\("),
+    # x_won = any(all(board[c] == X ...) for line in lines), eight lines of three: one expression
+    # of constant positions, no loop.
+    "unroll_lines": ("tictactoe", r"\(_s0\[0\] is s_X\) and \(_s0\[1\] is s_X\)", r"for v_line in _l\d+:\n\s+if \(\(_s0\[v_line\[0\]\] is s_X\)"),
     # board[c] = mover: the board's class and cell table known, no dispatch on the kind.
     "typed_updates": ("tictactoe", r"_cells = \[\*v_board\]; _cells\[_K\d+\[v_c\]\] = v_mover", r"_put\(v_board, v_c, v_mover\)"),
     # landing(col) called from result before any field is assigned: given S, no state made.

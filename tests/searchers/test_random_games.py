@@ -27,6 +27,8 @@ REFINEMENTS = [
     {"killers": True},
     {"history": True},
     {"table": True, "ordering": True, "killers": True, "history": True},
+    {"table": True, "ordering": True, "ordering_plies": 2},
+    {"table": True, "ordering": True, "ordering_plies": 1, "killers": True},
     {"table": True, "symmetry": True},
     {"max_nodes": 10**6},
     {"max_nodes": 10**6, "table": True, "ordering": True},

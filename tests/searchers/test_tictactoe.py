@@ -94,3 +94,26 @@ def test_depth_zero_evaluates_the_root() -> None:
         result = search(TicTacToe(), depth=0)
         assert (result.value, result.move, result.pv, result.exact) == (0, None, [], False)
         assert result.stats.nodes == 1 and result.stats.leaves == 1
+
+
+class _EvaluationsByMarks(TicTacToe):
+    """Tic-tac-toe that records how many marks each evaluated board has."""
+
+    def __init__(self) -> None:
+        self.marks_evaluated: set[int] = set()
+
+    def evaluate(self, state: tuple[tuple[str, ...], str], player: str) -> int:
+        self.marks_evaluated.add(sum(cell != "." for cell in state[0]))
+        return super().evaluate(state, player)
+
+
+def test_evaluation_ordering_limited_to_the_first_plies_evaluates_only_there() -> None:
+    # ordering_plies=2 ranks the moves of the root and of its children: the boards evaluated
+    # have 1 or 2 marks; the value is the game's, a draw, as with no ordering at all.
+    game = _EvaluationsByMarks()
+    limited = alphabeta(game, table=True, ordering=True, ordering_plies=2)
+    assert game.marks_evaluated == {1, 2}
+    everywhere = _EvaluationsByMarks()
+    full = alphabeta(everywhere, table=True, ordering=True)
+    assert max(everywhere.marks_evaluated) > 2
+    assert limited.value == full.value == alphabeta(TicTacToe()).value == 0
