@@ -13,7 +13,6 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-import searchers
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, clear_status,
