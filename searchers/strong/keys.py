@@ -26,7 +26,8 @@ class UnkeyableValue(TypeError):
 
 def stable_key(value: Any) -> bytes:
     """The stable bytes of ``value`` (see the module's docstring)."""
-    return _encode(value)
+    key: bytes = _encode(value)
+    return key
 
 
 def _length(n: int) -> bytes:

@@ -168,7 +168,7 @@ class RayRunner(Runner):
         self.ray = ray
         self.task = ray.remote(expand_chunk)
         self.factory = ray.put(pickle.dumps(factory))
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         self.where = f"Ray tasks on {self.workers} CPUs"
 
     def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from ..protocol import Game, Value, has_chance
 from ..results import SearchError
-from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph, position_of
+from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph, IntArray, position_of
 from .keys import stable_key
 from .parallel import Factory, Runner, make_runner
 from .solution import NEVER
@@ -62,8 +62,8 @@ class TierGraph:
     tier: int
     keys: list[bytes] = field(default_factory=list)
     kind: bytearray = field(default_factory=bytearray)
-    first: array = field(default_factory=lambda: array("q", [0]))
-    target: array = field(default_factory=lambda: array("q"))
+    first: IntArray = field(default_factory=lambda: array("q", [0]))
+    target: IntArray = field(default_factory=lambda: array("q"))
     external: list[bytes] = field(default_factory=list)
     probabilities: dict[int, list[Value]] = field(default_factory=dict)
     utility: dict[int, Value] = field(default_factory=dict)
@@ -108,7 +108,8 @@ class Scratch:
 
     def next_tier(self) -> int | None:
         """The lowest tier with positions queued."""
-        return self.connection.execute("SELECT MIN(tier) FROM frontier").fetchone()[0]
+        tier: int | None = self.connection.execute("SELECT MIN(tier) FROM frontier").fetchone()[0]
+        return tier
 
     def take_frontier(self, tier: int) -> list[tuple[bytes, Any]]:
         """The queued positions of ``tier`` (key, state or pickled state), in the order they
@@ -130,7 +131,8 @@ class Scratch:
         """A tier's graph, read back (and dropped from the file)."""
         data = self.connection.execute("SELECT data FROM graphs WHERE tier = ?", (tier,)).fetchone()[0]
         self.connection.execute("DELETE FROM graphs WHERE tier = ?", (tier,))
-        return pickle.loads(data)
+        graph: TierGraph = pickle.loads(data)
+        return graph
 
     def close(self) -> None:
         """Close and delete the scratch file."""
