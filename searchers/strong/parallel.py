@@ -10,19 +10,18 @@ A tier is worked on in chunks, each independent of the others, so a chunk can go
 
 A worker builds its own copy of the game from the caller's ``factory``, a picklable function
 with no arguments that returns the game (searchers never import gdl: the command line passes
-one that builds the game from its file's text and parameters).  States travel pickled, one by
-one, so that the main process only passes on the bytes of the new ones, never unpickling them.
+one that builds the game from its file's text and parameters).  To Ray tasks states travel
+pickled, one by one, so that the main process only passes on the bytes of the new ones; worker
+processes of this machine (``workers``) keep the states they make and receive only keys.
 """
 
 from __future__ import annotations
 
 import pickle
 import signal
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, no_type_check as typeguard_ignore
-
 from array import array
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
 from ..protocol import Game, Value, has_chance
 from ..results import SearchError
@@ -31,6 +30,10 @@ from .keys import stable_key
 from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
 
 Factory = Callable[[], Game]
+
+# Positions a chunk of work holds at most, and chunks per worker in a round at least.
+_CHUNK = 2_000
+_CHUNKS_PER_WORKER = 4
 
 ChunkExpansion = tuple[bytearray, IntArray, dict[int, Value], dict[int, list[Value]], list[Value | None],
                        list[bytes], IntArray, list[Any]]
@@ -142,6 +145,19 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+Item = TypeVar("Item")
+
+Seeds = list[tuple[bytes, Any]]
+"""Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
+
+
+def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK) -> list[Sequence[Item]]:
+    """``items`` cut into consecutive chunks, at least ``_CHUNKS_PER_WORKER`` a worker, at most
+    ``largest`` items each."""
+    size = max(1, min(largest, -(-len(items) // (workers * _CHUNKS_PER_WORKER))))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
 class Runner:
     """Expands and solves the chunks of a tier in this process."""
 
@@ -152,15 +168,18 @@ class Runner:
         """Work with ``game`` itself, in this process."""
         self.game = game
 
-    def pack(self, state: Any) -> Any:
-        """A state as the runner's chunks carry it."""
+    def seed(self, tier: int, key: bytes, state: Any) -> Any:
+        """The state of position ``key`` (of ``tier``) as the runner keeps it in a frontier."""
         return state
 
-    def expand(self, tier: int, chunks: list[list[Any]]) -> Iterator[ChunkExpansion]:
-        """The expansion of every chunk of states of ``tier``, in order, each as soon as it is
-        ready (so that the caller works on one chunk's answer while the workers expand the
-        next)."""
-        return (expand_states(self.game, tier, chunk) for chunk in chunks)
+    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of ``seeds`` of ``tier``, a chunk at a time: the chunk's keys and its
+        expansion, whose children are kept as ``seed`` keeps them."""
+        for chunk in chunked(seeds, self.workers):
+            yield [key for key, _ in chunk], expand_states(self.game, tier, [state for _, state in chunk])
+
+    def forget(self, tier: int) -> None:
+        """Drop what is kept of ``tier``: its positions are all expanded."""
 
     def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order."""
@@ -170,37 +189,9 @@ class Runner:
         """Free the workers."""
 
 
-class PoolRunner(Runner):
-    """Expands and solves chunks in ``workers`` processes of this machine."""
-
-    def __init__(self, factory: Factory, workers: int) -> None:
-        """Start the worker processes."""
-        self.factory_bytes = pickle.dumps(factory)
-        self.workers = workers
-        self.where = f"{workers} worker processes"
-        self.pool = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
-
-    def pack(self, state: Any) -> Any:
-        """A state pickled."""
-        return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-
-    def expand(self, tier: int, chunks: list[list[Any]]) -> Iterator[ChunkExpansion]:
-        """The expansion of every chunk, in order, each as soon as it is ready."""
-        futures = [self.pool.submit(expand_chunk, self.factory_bytes, tier, chunk) for chunk in chunks]
-        return (future.result() for future in futures)
-
-    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order, each as soon as it is ready."""
-        futures = [self.pool.submit(solve_chunk, chunk) for chunk in chunks]
-        return (future.result() for future in futures)
-
-    def close(self) -> None:
-        """Stop the worker processes."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 class RayRunner(Runner):
-    """Expands and solves chunks as Ray tasks, on a cluster or a local Ray runtime."""
+    """Expands and solves chunks as Ray tasks, on a cluster or a local Ray runtime; states
+    travel pickled."""
 
     def __init__(self, factory: Factory, address: str) -> None:
         """Join the Ray cluster at ``address`` (``auto``: the local one, started if need be)."""
@@ -223,13 +214,16 @@ class RayRunner(Runner):
         self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         self.where = f"Ray tasks on {self.workers} CPUs"
 
-    def pack(self, state: Any) -> Any:
-        """A state pickled."""
+    def seed(self, tier: int, key: bytes, state: Any) -> Any:
+        """The state pickled."""
         return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
 
-    def expand(self, tier: int, chunks: list[list[Any]]) -> Iterator[ChunkExpansion]:
+    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of every chunk, in order, each as soon as it is ready."""
-        return self._results([self.expand_task.remote(self.factory, tier, chunk) for chunk in chunks])
+        chunks = chunked(seeds, self.workers)
+        tasks = [self.expand_task.remote(self.factory, tier, [state for _, state in chunk]) for chunk in chunks]
+        for chunk, answer in zip(chunks, self._results(tasks)):
+            yield [key for key, _ in chunk], answer
 
     def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order, each as soon as it is ready."""
@@ -254,5 +248,7 @@ def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | No
             raise SearchError("solving with workers or Ray needs a factory that builds the game")
         if ray is not None:
             return RayRunner(factory, ray)
-        return PoolRunner(factory, workers)
+        from .workers import WorkerRunner
+
+        return WorkerRunner(factory, workers)
     return Runner(game)

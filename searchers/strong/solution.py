@@ -64,7 +64,7 @@ def favours_first(value: Value, repetition: Value) -> bool:
 def solve_node(graph: Graph, solution: Solution, node: int) -> None:
     """Solve ``node`` from its successors, all of which are solved."""
     kind = graph.kind[node]
-    values = solution.solved  # the node's successors are, and the node is about to be
+    values: list[Any] = solution.value  # the node's successors are solved, and it is about to be
     if kind == TERMINAL:
         values[node] = graph.utility[node]
         solution.remoteness[node] = 0

@@ -45,6 +45,29 @@ class TierGraph:
         return max(self.target, default=-1) < 0
 
 
+def in_key_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
+    """The tier with its nodes numbered in the order of their keys, its moves inside the tier
+    pointing to their nodes (``graph.target`` holds for them the child's index in ``found``).
+    The order the runner expanded the nodes in then makes no difference, not even to the
+    last bits of value iteration."""
+    old = graph
+    order = sorted(range(len(old.keys)), key=old.keys.__getitem__)
+    keys = [old.keys[n] for n in order]
+    rank = {key: n for n, key in enumerate(keys)}
+    node_of_found = [rank[key] for key in found]
+    first, target = array("q", [0]), array("q")
+    for n in order:
+        target.extend([t if t < 0 else node_of_found[t] for t in old.target[old.first[n]:old.first[n + 1]]])
+        first.append(len(target))
+    return TierGraph(
+        old.tier, keys=keys, kind=bytearray(old.kind[n] for n in order), first=first, target=target,
+        external=old.external,
+        probabilities={i: old.probabilities[n] for i, n in enumerate(order) if n in old.probabilities},
+        utility={i: old.utility[n] for i, n in enumerate(order) if n in old.utility},
+        repetition=[old.repetition[n] for n in order],
+    )
+
+
 SolveChunk = tuple[TierGraph, list[Answer], bool, float, int]
 """Positions to solve: their graph, the answers of its external positions in order, whether
 the game has dice, the tolerance of value iteration and the number of positions of the game."""
@@ -73,8 +96,8 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
     if not tier_graph.flat:
         return solve_graph(graph, tolerance, report, positions)
     solution = Solution.empty(graph.size)
-    for node in range(size, graph.size):
-        solve_node(graph, solution, node)
+    solution.value[size:] = [value for value, _ in fixed]
+    solution.remoteness[size:] = array("q", [remoteness for _, remoteness in fixed])
     for node in range(size):
         solve_node(graph, solution, node)
     solution.methods.add("backward induction")
@@ -123,4 +146,4 @@ def merge(parts: list[ChunkSolution]) -> Solution:
     return solution
 
 
-__all__ = ["Answer", "ChunkSolution", "SolveChunk", "TierGraph", "merge", "solve_chunk", "sub_chunk", "tier_solution"]
+__all__ = ["Answer", "ChunkSolution", "SolveChunk", "TierGraph", "in_key_order", "merge", "solve_chunk", "sub_chunk", "tier_solution"]

@@ -40,18 +40,17 @@ from ..protocol import Game, Value, has_chance
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, position_of
 from .keys import stable_key
-from .parallel import Factory, Runner, make_runner
+from .parallel import Factory, Runner, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, stored_value
-from .tiergraph import Answer, TierGraph, merge, sub_chunk, tier_solution
+from .tiergraph import Answer, TierGraph, in_key_order, merge, sub_chunk, tier_solution
 
-# Positions a chunk of work holds at most, and chunks per worker in a round at least.
-_CHUNK = 2_000
-_CHUNKS_PER_WORKER = 4
+# Positions a chunk of a flat tier's solving holds at most.
+_SOLVE_CHUNK = 8_000
 
 # States of higher tiers held in memory at most; more go to the scratch file.
 _FRONTIER_KEPT = 1_000_000
@@ -151,26 +150,26 @@ class Scratch:
                 os.remove(path)
 
 
-def _chunks(states: list[Any], workers: int) -> list[list[Any]]:
-    size = max(1, min(_CHUNK, -(-len(states) // (workers * _CHUNKS_PER_WORKER))))
-    return [states[i:i + size] for i in range(0, len(states), size)]
-
-
 def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scratch,
                 report: Reporter) -> TierGraph:
-    """The forward pass over one tier: expand its positions, queue those of higher tiers."""
+    """The forward pass over one tier: expand its positions, queue those of higher tiers.
+
+    A node is numbered when its expansion comes back (the runner may return chunks in any
+    order); a move inside the tier points to the child's place in ``found``, the order the
+    tier's positions were found, until the nodes are put in key order at the end."""
     graph = TierGraph(tier)
     keys, external_keys, target = graph.keys, graph.external, graph.target
-    keys.extend(seeds)
-    local = {key: node for node, key in enumerate(keys)}
+    found = list(seeds)
+    local = {key: index for index, key in enumerate(found)}
     external: dict[bytes, int] = {}
-    pending = list(seeds.values())
+    pending = list(seeds.items())
     expanded = 0
     while pending:
-        next_round: list[Any] = []
-        for answer in runner.expand(tier, _chunks(pending, runner.workers)):
+        next_round: list[tuple[bytes, Any]] = []
+        for chunk_keys, answer in runner.expand(tier, pending):
             kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, children = answer
             base = len(graph.kind)
+            keys += chunk_keys
             graph.kind += kinds
             graph.first.extend(accumulate(counts, initial=graph.first[-1]))
             del graph.first[-len(counts) - 1]  # accumulate repeats the initial
@@ -183,9 +182,9 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
                 if child_tier == tier:
                     index = local.get(key)
                     if index is None:
-                        index = local[key] = len(keys)
-                        keys.append(key)
-                        next_round.append(child)
+                        index = local[key] = len(found)
+                        found.append(key)
+                        next_round.append((key, child))
                     target.append(index)
                 else:
                     index = external.get(key)
@@ -198,10 +197,11 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
                     target.append(-1 - index)
             scratch.spill_if_full()
         expanded += len(pending)
-        report.positions = report.offset + len(keys) + len(external_keys)
+        report.positions = report.offset + len(found) + len(external_keys)
         report("discovering", expanded)
         pending = next_round
-    return graph
+    runner.forget(tier)
+    return graph if graph.flat else in_key_order(graph, found)
 
 
 def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chance: bool, tolerance: float,
@@ -210,11 +210,8 @@ def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chanc
     if not tier_graph.flat:
         return tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
     size = len(tier_graph.kind)
-    step = max(1, min(_CHUNK * 4, -(-size // (runner.workers * _CHUNKS_PER_WORKER))))
-    chunks = []
-    for start in range(0, size, step):
-        part, answers = sub_chunk(tier_graph, fixed, start, min(size, start + step))
-        chunks.append((part, answers, chance, tolerance, positions))
+    ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
+    chunks = [(*sub_chunk(tier_graph, fixed, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges]
     return merge(list(runner.solve(chunks)))
 
 
@@ -295,7 +292,7 @@ def solve_by_tiers(
         start = game.initial_state()
         position = position_of(game)
         start_key = stable_key(start if position is None else position(start))
-        scratch.tier(game.tier(start))[start_key] = runner.pack(start)
+        scratch.tier(game.tier(start))[start_key] = runner.seed(game.tier(start), start_key, start)
         tiers = []
         positions = 0
         tier = scratch.next_tier()
