@@ -38,9 +38,9 @@ from typing import Any
 
 from ..protocol import Game, Value, has_chance
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, position_of
+from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, position_of
 from .keys import stable_key
-from .parallel import Factory, Runner, chunked, make_runner
+from .parallel import ChunkExpansion, Factory, Runner, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
@@ -176,25 +176,10 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
             graph.utility.update({base + n: u for n, u in utilities.items()})
             graph.probabilities.update({base + n: p for n, p in probabilities.items()})
             graph.repetition += repetitions
-            frontier: dict[bytes, Any] = {}
-            frontier_tier = None
-            for key, child_tier, child in zip(child_keys, child_tiers, children):
-                if child_tier == tier:
-                    index = local.get(key)
-                    if index is None:
-                        index = local[key] = len(found)
-                        found.append(key)
-                        next_round.append((key, child))
-                    target.append(index)
-                else:
-                    index = external.get(key)
-                    if index is None:
-                        index = external[key] = len(external_keys)
-                        external_keys.append(key)
-                        if child_tier != frontier_tier:
-                            frontier, frontier_tier = scratch.tier(child_tier), child_tier
-                        frontier.setdefault(key, child)
-                    target.append(-1 - index)
+            if tier in child_tiers:
+                _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
+            else:
+                _add_children_outside(answer, external, external_keys, target, scratch)
             scratch.spill_if_full()
         expanded += len(pending)
         report.positions = report.offset + len(found) + len(external_keys)
@@ -202,6 +187,55 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
         pending = next_round
     runner.forget(tier)
     return graph if graph.flat else in_key_order(graph, found)
+
+
+def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
+                  next_round: list[tuple[bytes, Any]], external: dict[bytes, int], external_keys: list[bytes],
+                  target: IntArray, scratch: Scratch) -> None:
+    """Add a chunk's moves to the tier's graph, move by move: new children in the tier to
+    expand next, new ones of higher tiers to their frontiers."""
+    frontier: dict[bytes, Any] = {}
+    frontier_tier = None
+    for key, child_tier, child in zip(answer[5], answer[6], answer[7]):
+        if child_tier == tier:
+            index = local.get(key)
+            if index is None:
+                index = local[key] = len(found)
+                found.append(key)
+                next_round.append((key, child))
+            target.append(index)
+        else:
+            index = external.get(key)
+            if index is None:
+                index = external[key] = len(external_keys)
+                external_keys.append(key)
+                if child_tier != frontier_tier:
+                    frontier, frontier_tier = scratch.tier(child_tier), child_tier
+                frontier.setdefault(key, child)
+            target.append(-1 - index)
+
+
+def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], external_keys: list[bytes],
+                          target: IntArray, scratch: Scratch) -> None:
+    """``_add_children`` for a chunk whose every move leaves the tier, a chunk at a time: the
+    usual case, where the main process must not spend a statement a move."""
+    child_keys, child_tiers, children = answer[5], answer[6], answer[7]
+    if not child_keys:
+        return
+    fresh = [key for key in dict.fromkeys(child_keys) if key not in external]
+    external.update(zip(fresh, range(len(external_keys), len(external_keys) + len(fresh))))
+    external_keys += fresh
+    target.extend([-1 - index for index in map(external.__getitem__, child_keys)])
+    # A chunk gives a child's state with its first move to it, and None with the others.
+    states = {key: child for key, child in zip(child_keys, children) if child is not None}
+    if min(child_tiers) == max(child_tiers):
+        frontier = scratch.tier(child_tiers[0])
+        for key in fresh:
+            frontier.setdefault(key, states[key])
+        return
+    tier_of = dict(zip(child_keys, child_tiers))
+    for key in fresh:
+        scratch.tier(tier_of[key]).setdefault(key, states[key])
 
 
 def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chance: bool, tolerance: float,

@@ -85,9 +85,7 @@ class WorkerRunner(Runner):
 
     def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready."""
-        held: list[list[bytes]] = [[] for _ in self.connections]
-        for key, holder in seeds:
-            held[holder].append(key)
+        held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         jobs = [(number, list(chunk)) for number, keys in enumerate(held) for chunk in chunked(keys, 1)]
         for index, answer in self._run([(number, ("expand", tier, keys)) for number, keys in jobs]):
             yield jobs[index][1], answer
