@@ -29,7 +29,7 @@ import pickle
 import sqlite3
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -47,7 +47,7 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, stored_value
-from .tiergraph import Answer, TierGraph, in_key_order, merge, sub_chunk, tier_solution
+from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge, sub_chunk, tier_solution
 
 # Positions a chunk of a flat tier's solving holds at most.
 _SOLVE_CHUNK = 8_000
@@ -160,9 +160,10 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
     graph = TierGraph(tier)
     keys, external_keys, target = graph.keys, graph.external, graph.target
     found = list(seeds)
-    local = {key: index for index, key in enumerate(found)}
+    local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
     external: dict[bytes, int] = {}
     pending = list(seeds.items())
+    del seeds  # the pending list holds its states: the dict need not stay
     expanded = 0
     while pending:
         next_round: list[tuple[bytes, Any]] = []
@@ -177,6 +178,8 @@ def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scr
             graph.probabilities.update({base + n: p for n, p in probabilities.items()})
             graph.repetition += repetitions
             if tier in child_tiers:
+                if not local:
+                    local.update(zip(found, range(len(found))))
                 _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
             else:
                 _add_children_outside(answer, external, external_keys, target, scratch)
@@ -239,14 +242,18 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
 
 
 def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chance: bool, tolerance: float,
-               report: Reporter, positions: int) -> Solution:
-    """The backward pass over one tier: a flat tier in chunks by the runner, another here."""
+               report: Reporter, positions: int) -> Iterator[ChunkSolution]:
+    """The backward pass over one tier: a flat tier in chunks by the runner (already at work
+    when this returns), another here; ``merge`` the answers."""
     if not tier_graph.flat:
-        return tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
+        solution = tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
+        size = len(tier_graph.kind)
+        return iter([(solution.solved[:size], solution.remoteness[:size], solution.best[:size], solution.exact,
+                      solution.residual, solution.methods)])
     size = len(tier_graph.kind)
     ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
     chunks = [(*sub_chunk(tier_graph, fixed, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges]
-    return merge(list(runner.solve(chunks)))
+    return runner.solve(chunks)
 
 
 def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
@@ -342,15 +349,19 @@ def solve_by_tiers(
         chance = has_chance(game)
         report.positions = positions
         known: dict[bytes, Answer] = {}
+        rows: list[tuple[Any, ...]] = []
         for tier in reversed(tiers):
             report.tier, report.offset = tier, totals.positions
             tier_graph = scratch.take_graph(tier)
             fixed = answers_of(tier_graph.external, known, writer)
-            solution = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
-            writer.add(tier_rows(tier_graph.keys, solution))
+            solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
+            writer.add(rows)  # the tier before's, while the workers solve this one
+            solution = merge(list(solving))
+            rows = tier_rows(tier_graph.keys, solution)
             size = len(tier_graph.keys)
             known = dict(zip(tier_graph.keys, zip(solution.solved[:size], solution.remoteness[:size])))
             totals.add(tier_graph, solution)
+        writer.add(rows)
         finished = perf_counter()
         result = _result(game, start, start_key, writer, totals, tolerance, StrongStats(
             seconds=finished - started,

@@ -59,6 +59,13 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
                 connection.send(("error", SearchError(f"a worker failed: {error!r}")))
 
 
+def _in_order(answers: Iterator[tuple[int, ChunkSolution]], count: int) -> Iterator[ChunkSolution]:
+    """The answers of jobs ``0..count-1`` in that order (gathered at the first ``next``)."""
+    done = dict(answers)
+    for index in range(count):
+        yield done[index]
+
+
 class WorkerRunner(Runner):
     """Expands and solves chunks in ``workers`` processes of this machine, each keeping the
     states it makes (a seed is the number of the worker that holds its state)."""
@@ -96,15 +103,14 @@ class WorkerRunner(Runner):
             connection.send(("forget", tier))
 
     def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order, the chunks shared out in turn."""
-        done: dict[int, ChunkSolution] = {}
-        for index, answer in self._run([(i % self.workers, ("solve", chunk)) for i, chunk in enumerate(chunks)]):
-            done[index] = answer
-        return (done[i] for i in range(len(chunks)))
+        """The solution of every chunk, in order, the chunks shared out in turn; the first
+        requests are sent before this returns."""
+        answers = self._run([(i % self.workers, ("solve", chunk)) for i, chunk in enumerate(chunks)])
+        return _in_order(answers, len(chunks))
 
     def _run(self, jobs: list[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
-        """Send each job (worker, request) to its worker, one at a time a worker; yield (job's
-        index, answer) as they come."""
+        """Send each job (worker, request) to its worker, one at a time a worker, the first
+        ones at once; the answers, as (job's index, answer), as they come."""
         queues: list[deque[tuple[int, Any]]] = [deque() for _ in self.connections]
         for index, (number, request) in enumerate(jobs):
             queues[number].append((index, request))
@@ -113,6 +119,10 @@ class WorkerRunner(Runner):
             if queue:
                 busy[number], request = queue.popleft()
                 self.connections[number].send(request)
+        return self._answers(queues, busy)
+
+    def _answers(self, queues: list[deque[tuple[int, Any]]], busy: dict[int, int]) -> Iterator[tuple[int, Any]]:
+        """The answers of the busy workers, each sent its next job as it answers."""
         while busy:
             for connection in wait([self.connections[number] for number in busy]):
                 assert isinstance(connection, Connection)
