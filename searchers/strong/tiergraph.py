@@ -81,7 +81,7 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
                   positions: int) -> Solution:
     """Solve one tier in memory, the positions of higher tiers fixed at their answers
     (``fixed[i]``: ``external[i]``'s)."""
-    size, outside = len(tier_graph.kind), len(tier_graph.external)
+    size, outside = len(tier_graph.kind), len(fixed)
     graph = Graph(has_chance=chance)
     graph.kind = tier_graph.kind + bytes([FIXED]) * outside
     graph.first = tier_graph.first + array("q", [tier_graph.first[-1]]) * outside
@@ -106,7 +106,7 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
 
 def sub_chunk(tier_graph: TierGraph, fixed: list[Answer], start: int, end: int) -> tuple[TierGraph, list[Answer]]:
     """Nodes ``start`` to ``end`` of a flat tier as a graph of their own, with the answers of
-    the external positions they reach."""
+    the external positions they reach (their keys are not needed, and stay behind)."""
     begin, stop = tier_graph.first[start], tier_graph.first[end]
     moves = tier_graph.target[begin:stop]
     reached = sorted(set(moves), reverse=True)  # -1 - i, the first external first
@@ -116,7 +116,6 @@ def sub_chunk(tier_graph: TierGraph, fixed: list[Answer], start: int, end: int) 
         tier_graph.tier, kind=kind,
         first=array("q", [f - begin for f in tier_graph.first[start:end + 1]]),
         target=array("q", [renumber[t] for t in moves]),
-        external=[tier_graph.external[-1 - t] for t in reached],
         probabilities={n - start: tier_graph.probabilities[n] for n in range(start, end) if kind[n - start] == CHANCE},
         utility={n - start: tier_graph.utility[n] for n in range(start, end) if kind[n - start] == TERMINAL},
         repetition=tier_graph.repetition[start:end],
