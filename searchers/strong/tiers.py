@@ -29,7 +29,7 @@ import pickle
 import sqlite3
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -40,7 +40,7 @@ from ..protocol import Game, Value, has_chance
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, position_of
 from .keys import stable_key
-from .parallel import ChunkExpansion, Factory, Runner, chunked, make_runner
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
@@ -69,8 +69,9 @@ class Scratch:
     queued once; past ``kept`` states it is written out a batch at a time (one pickle of many
     states), and read back, the duplicates dropped, when its tier comes."""
 
-    def __init__(self, path: Path, kept: int = _FRONTIER_KEPT) -> None:
-        """A new scratch file at ``path``."""
+    def __init__(self, path: Path, kept: int | None = None) -> None:
+        """A new scratch file at ``path``, holding at most ``kept`` (by default
+        ``_FRONTIER_KEPT``) frontier states in memory."""
         self.path = path
         if path.exists():
             os.remove(path)
@@ -86,7 +87,7 @@ class Scratch:
         )
         self.frontier: dict[int, dict[bytes, Any]] = {}
         self.spilled: set[int] = set()
-        self.kept = kept
+        self.kept = _FRONTIER_KEPT if kept is None else kept
 
     def tier(self, tier: int) -> dict[bytes, Any]:
         """The frontier of ``tier`` held in memory, to add (key, state) to."""
@@ -112,22 +113,26 @@ class Scratch:
         return min((tier for tier, states in self.frontier.items() if states), default=None) if not self.spilled \
             else min([tier for tier, states in self.frontier.items() if states] + list(self.spilled))
 
-    def take_frontier(self, tier: int) -> dict[bytes, Any]:
-        """The queued positions of ``tier``, key -> state, in the order they were queued."""
+    def take_frontier(self, tier: int) -> Iterator[Seeds]:
+        """The queued positions of ``tier``, a batch at a time (so that the states of a large
+        tier are never all in memory), in the order they were queued; a position queued in
+        several batches comes with the first."""
         held = self.frontier.pop(tier, {})
         if tier not in self.spilled:
-            return held
+            if held:
+                yield list(held.items())
+            return
         self.spilled.discard(tier)
-        batches = self.connection.execute(
-            "SELECT batch FROM frontier WHERE tier = ? ORDER BY rowid", (tier,)).fetchall()
-        self.connection.execute("DELETE FROM frontier WHERE tier = ?", (tier,))
-        seeds: dict[bytes, Any] = {}
-        for (batch,) in batches:
-            for key, state in pickle.loads(batch):
-                seeds.setdefault(key, state)
-        for key, state in held.items():
-            seeds.setdefault(key, state)
-        return seeds
+        rowids = [rowid for (rowid,) in self.connection.execute(
+            "SELECT rowid FROM frontier WHERE tier = ? ORDER BY rowid", (tier,))]
+        seen: set[bytes] = set()
+        for rowid in rowids:
+            (batch,) = self.connection.execute("SELECT batch FROM frontier WHERE rowid = ?", (rowid,)).fetchone()
+            self.connection.execute("DELETE FROM frontier WHERE rowid = ?", (rowid,))
+            fresh = [(key, state) for key, state in pickle.loads(batch) if key not in seen]
+            seen.update(key for key, _ in fresh)
+            yield fresh
+        yield [(key, state) for key, state in held.items() if key not in seen]
 
     def keep_graph(self, graph: TierGraph) -> None:
         """Store a tier's graph until the backward pass."""
@@ -150,46 +155,57 @@ class Scratch:
                 os.remove(path)
 
 
-def expand_tier(tier: int, seeds: dict[bytes, Any], runner: Runner, scratch: Scratch,
+def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch,
                 report: Reporter) -> TierGraph:
-    """The forward pass over one tier: expand its positions, queue those of higher tiers.
+    """The forward pass over one tier: expand its positions, a batch of the queued ones at a
+    time, then the positions their moves find inside the tier; queue those of higher tiers.
 
     A node is numbered when its expansion comes back (the runner may return chunks in any
     order); a move inside the tier points to the child's place in ``found``, the order the
     tier's positions were found, until the nodes are put in key order at the end."""
     graph = TierGraph(tier)
     keys, external_keys, target = graph.keys, graph.external, graph.target
-    found = list(seeds)
+    found: list[bytes] = []
     local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
     external: dict[bytes, int] = {}
-    pending = list(seeds.items())
-    del seeds  # the pending list holds its states: the dict need not stay
     expanded = 0
-    while pending:
-        next_round: list[tuple[bytes, Any]] = []
-        for chunk_keys, answer in runner.expand(tier, pending):
-            kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, children = answer
-            base = len(graph.kind)
-            keys += chunk_keys
-            graph.kind += kinds
-            graph.first.extend(accumulate(counts, initial=graph.first[-1]))
-            del graph.first[-len(counts) - 1]  # accumulate repeats the initial
-            graph.utility.update({base + n: u for n, u in utilities.items()})
-            graph.probabilities.update({base + n: p for n, p in probabilities.items()})
-            graph.repetition += repetitions
-            if tier in child_tiers:
-                if not local:
-                    local.update(zip(found, range(len(found))))
-                _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
-            else:
-                _add_children_outside(answer, external, external_keys, target, scratch)
-            scratch.spill_if_full()
-        expanded += len(pending)
-        report.positions = report.offset + len(found) + len(external_keys)
-        report("discovering", expanded)
-        pending = next_round
+    rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
+    while rounds:
+        next_round: Seeds = []
+        for pending, queued in rounds:
+            if queued:  # not yet in ``found``: a move inside the tier may have found some
+                if local:
+                    pending = [(key, state) for key, state in pending if key not in local]
+                    local.update(zip([key for key, _ in pending], range(len(found), len(found) + len(pending))))
+                found += [key for key, _ in pending]
+            for chunk_keys, answer in runner.expand(tier, pending):
+                _add_nodes(graph, chunk_keys, answer)
+                if tier in answer[6]:
+                    if not local:
+                        local.update(zip(found, range(len(found))))
+                    _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
+                else:
+                    _add_children_outside(answer, external, external_keys, target, scratch)
+                scratch.spill_if_full()
+            expanded += len(pending)
+            report.positions = report.offset + len(found) + len(external_keys)
+            report("discovering", expanded)
+        rounds = [(next_round, False)] if next_round else []
     runner.forget(tier)
     return graph if graph.flat else in_key_order(graph, found)
+
+
+def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion) -> None:
+    """Add a chunk's positions to the tier's graph (their moves come next)."""
+    kinds, counts, utilities, probabilities, repetitions = answer[:5]
+    base = len(graph.kind)
+    graph.keys += chunk_keys
+    graph.kind += kinds
+    graph.first.extend(accumulate(counts, initial=graph.first[-1]))
+    del graph.first[-len(counts) - 1]  # accumulate repeats the initial
+    graph.utility.update({base + n: u for n, u in utilities.items()})
+    graph.probabilities.update({base + n: p for n, p in probabilities.items()})
+    graph.repetition += repetitions
 
 
 def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
