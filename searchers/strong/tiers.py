@@ -15,11 +15,11 @@ the stores), is solved in two passes over its tiers:
   leaves it is cut into chunks that the runner solves; a tier with moves inside it is solved
   in this process (``solver.solve_graph``: backward induction, and the cycles inside the tier).
 
-The main process only passes keys and pickled states around: with worker processes, they
-run the rules, encode the keys and solve the positions.
+With worker processes the main process passes only keys around (to Ray tasks, pickled
+states too): the workers run the rules, encode the keys and solve the flat tiers.
 
-The node order inside a tier does not depend on how the chunks were shared out, so one
-process, worker processes and Ray write the same tablebase.
+Rows are written in key order, and a tier with moves inside it is numbered in key order
+before it is solved, so one process, worker processes and Ray write the same tablebase.
 """
 
 from __future__ import annotations
