@@ -139,7 +139,8 @@ def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = Fals
     return kinds, counts, utilities, probabilities, repetitions, keys, tiers, children
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
+    """Let a worker process ignore Ctrl-C."""
     # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
     # solve, and shuts the workers down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -20,13 +20,13 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..results import SearchError
-from .parallel import ChunkExpansion, Factory, Runner, Seeds, _ignore_interrupts, chunked, expand_states
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
 from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
 
 
 def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
     """A worker's loop: answer requests until told to stop."""
-    _ignore_interrupts()
+    ignore_interrupts()
     game = pickle.loads(factory_bytes)()
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
     while True:
