@@ -371,7 +371,8 @@ def solve_by_tiers(
             tier_graph = scratch.take_graph(tier)
             fixed = answers_of(tier_graph.external, known, writer)
             solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
-            writer.add(rows)  # the tier before's, while the workers solve this one
+            if rows:
+                writer.add(rows)  # the tier before's, while the workers solve this one
             solution = merge(list(solving))
             rows = tier_rows(tier_graph.keys, solution)
             size = len(tier_graph.keys)
