@@ -23,10 +23,16 @@ from typing import Any, Literal
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run computed: the value the case checks, and the nodes visited if known."""
+    """What one run computed: the value the case checks, and the nodes visited if known.
+
+    ``seconds``, when given, is the run's own time of its work, measured where it ran (a
+    child process timing a parallel solve by the wall clock); it replaces the CPU seconds the
+    harness counts.  ``figures`` are other measured figures, printed in the row's note."""
 
     value: Any
     nodes: int | None = None
+    seconds: float | None = None
+    figures: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,7 @@ class Measurement:
     nodes: int | None = None
     error: str | None = None  # why the runs stopped: an exception, or a wrong value
     wrong: bool = False
+    figures: str = ""  # the last run's other figures
 
     @property
     def status(self) -> str:
@@ -155,13 +162,13 @@ def _run_once(measurement: Measurement, expected: Any) -> Any:
     try:
         started = cpu_seconds()
         outcome = contender.run()
-        seconds = cpu_seconds() - started
+        seconds = cpu_seconds() - started if outcome.seconds is None else outcome.seconds
         value = contender.value_of(outcome.value) if contender.value_of else outcome.value
     except Exception as error:  # a failing implementation is reported in its row, not fatal
         measurement.error = f"{type(error).__name__}: {error}"
         return expected
     measurement.seconds.append(seconds)
-    measurement.value, measurement.nodes = value, outcome.nodes
+    measurement.value, measurement.nodes, measurement.figures = value, outcome.nodes, outcome.figures
     case = measurement.case
     if expected is not None and not case.same(value, expected):
         measurement.error = f"wrong value {value!r}, expected {expected!r}"

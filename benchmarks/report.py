@@ -120,7 +120,7 @@ def _cells(measurement: Measurement, base: Measurement) -> list[str]:
     contender, seconds = measurement.contender, measurement.seconds
     median = measurement.median
     cells = ["", "", contender.name, "", "", "", "", "", "", ""]
-    notes = [contender.note] if contender.note else []
+    notes = [text for text in (contender.note, measurement.figures) if text]
     if measurement.error:
         notes.insert(0, ("WRONG: " if measurement.wrong else "FAILED: ") + measurement.error)
     if seconds and median is not None:
@@ -191,7 +191,7 @@ def _row(measurement: Measurement, base: Measurement) -> dict[str, Any]:
         "name": contender.name,
         "base": measurement is base,
         "status": measurement.status,
-        "note": contender.note,
+        "note": "; ".join(text for text in (contender.note, measurement.figures) if text),
         "error": measurement.error,
         "value": json_value(measurement.value),
         "nodes": measurement.nodes,

@@ -5,11 +5,12 @@ per position on disk and in memory.
     python benchmarks/strong.py --pig 100       # Pig to its full goal (Neller and Presser: 53.06%)
     python benchmarks/strong.py --five          # also connect-4 on the 5x5 board
 
+The same rows, interleaved and repeated, are the `strong` suite of `python -m benchmarks`.
 Each row runs in a fresh process (so that its peak memory is its own) through the Python API:
 the game loaded, then solved into a tablebase in a temporary directory.  "memory/pos" is the
 growth of the process's peak resident memory over the solve, per position: the whole graph for
-a solve in memory ("tiers: no"), the largest tier and the frontier otherwise.  Times are wall
-times, whatever else the machine is running.
+a solve in memory ("tiers: no"), the largest tier and the frontier otherwise (worker processes
+not counted).  Times are wall times of the solve, whatever else the machine is running.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import tempfile
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # (file, parameters, expected value or None, how: "memory" for the whole graph in one process,
 # else a number of workers for the solve by tiers)
-ROWS: list[tuple[str, dict, object, object]] = [
+ROWS: list[tuple[str, dict[str, Any], object, object]] = [
     ("games/tictactoe.gdl", {}, 0, "memory"),
     ("games/connect.gdl", {"rows": 4, "cols": 4}, 0, "memory"),
     ("games/connect.gdl", {"rows": 4, "cols": 4}, 0, 1),
@@ -42,7 +44,7 @@ ROWS: list[tuple[str, dict, object, object]] = [
 ]
 
 
-def one(spec: dict) -> dict:
+def one(spec: dict[str, Any]) -> dict[str, Any]:
     """Solve one row in this process; its figures."""
     import gdl
     from gdl.tablebase import describe_game
@@ -70,12 +72,18 @@ def one(spec: dict) -> dict:
     }
 
 
-def run_row(file: str, params: dict, how: object) -> dict:
+def run_row(file: str, params: dict[str, Any], how: object) -> dict[str, Any]:
     """One row, in a fresh process."""
     spec = json.dumps({"file": file, "params": params, "how": how})
     done = subprocess.run([sys.executable, "-m", "benchmarks.strong", "--one", spec], cwd=ROOT,
                           capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def how_text(how: object, tiers: int | str = "") -> str:
+    """How a row solves: in memory, or by tiers with so many workers."""
+    return "in memory" if how == "memory" else f"{tiers}{' ' if tiers != '' else ''}tiers, {how} worker{'s' if how != 1 else ''}"
 
 
 def main() -> None:
@@ -87,7 +95,7 @@ def main() -> None:
     goal = int(sys.argv[sys.argv.index("--pig") + 1]) if "--pig" in sys.argv else 30
     rows += [("games/pig.gdl", {"goal": goal}, None, 1), ("games/pig.gdl", {"goal": goal}, None, 2)]
     if "--five" in sys.argv:
-        rows.append(("games/connect.gdl", {"rows": 5, "cols": 5}, None, 2))
+        rows.append(("games/connect.gdl", {"rows": 5, "cols": 5}, None, 1))
     print("| game | parameters | how | positions | value | seconds | positions/s | disk bytes/pos | memory bytes/pos |")
     print("|---|---|---|---|---|---|---|---|---|")
     for file, params, expected, how in rows:
@@ -97,10 +105,10 @@ def main() -> None:
         shown = figures["value"] if "/" not in figures["value"] else f"{figures['float']:.4f}"
         if not figures["exact"]:
             shown = f"~{figures['float']:.6f}"
-        where = "in memory" if how == "memory" else f"{figures['tiers']} tiers, {how} worker{'s' if how != 1 else ''}"
         text = " ".join(f"{k}={v}" for k, v in params.items())
-        print(f"| `{file}` | {text} | {where} | {figures['positions']:,} | {shown} | {figures['seconds']:.1f} | "
-              f"{figures['rate']:,.0f} | {figures['disk']:.0f} | {figures['memory']:.0f} |", flush=True)
+        print(f"| `{file}` | {text} | {how_text(how, figures['tiers'])} | {figures['positions']:,} | {shown} | "
+              f"{figures['seconds']:.1f} | {figures['rate']:,.0f} | {figures['disk']:.0f} | {figures['memory']:.0f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gdl.errors import GdlError
 from gdl.values import Symbol, to_text
+
+if TYPE_CHECKING:
+    from searchers.protocol import Game
 
 
 class GdlTablebaseError(GdlError):
@@ -91,7 +94,8 @@ class Tablebase:
             raise GdlTablebaseError(str(error), file=str(self.path)) from None
         self.meta = self.reader.meta
         params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
-        self.game = build(self.meta["game_text"], self.meta["file"], params)
+        # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
+        self.game: Game = build(self.meta["game_text"], self.meta["file"], params)
         position = getattr(self.game, "position", None)
         self._position = position if callable(position) else None
 

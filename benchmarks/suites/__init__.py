@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from benchmarks.suites import chess_perft, load, mcts, search, solve, times, walk
+from benchmarks.suites import chess_perft, load, mcts, search, solve, strong, times, walk
 
 SUITES: dict[str, ModuleType] = {
     "walk": walk,
@@ -19,4 +19,5 @@ SUITES: dict[str, ModuleType] = {
     "times": times,
     "load": load,
     "chess_perft": chess_perft,
+    "strong": strong,
 }

@@ -16,10 +16,16 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from time import perf_counter
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
 from ..protocol import Game, State, Value, has_chance
 from ..results import SearchError
+
+if TYPE_CHECKING:
+    IntArray: TypeAlias = array[int]
+else:  # array is not subscriptable at run time before Python 3.12
+    IntArray = array
+"""An ``array`` of integers (typecode ``q``)."""
 
 TERMINAL, MAX, MIN, CHANCE, FIXED = 0, 1, 2, 3, 4
 """A node's kind: a finished game, the first player to move, the second, the dice, or a
@@ -41,8 +47,8 @@ class Graph:
     """
 
     kind: bytearray = field(default_factory=bytearray)
-    first: array = field(default_factory=lambda: array("q", [0]))
-    target: array = field(default_factory=lambda: array("q"))
+    first: IntArray = field(default_factory=lambda: array("q", [0]))
+    target: IntArray = field(default_factory=lambda: array("q"))
     probabilities: dict[int, list[Value]] = field(default_factory=dict)
     utility: dict[int, Value] = field(default_factory=dict)
     fixed: dict[int, tuple[Value, int]] = field(default_factory=dict)  # value, remoteness
@@ -55,7 +61,7 @@ class Graph:
         """The number of nodes."""
         return len(self.kind)
 
-    def successors(self, node: int) -> array:
+    def successors(self, node: int) -> IntArray:
         """The successors of ``node``, one a move, in move order."""
         return self.target[self.first[node]:self.first[node + 1]]
 
@@ -64,7 +70,7 @@ class Graph:
         rule = self.repetition
         return rule[node] if isinstance(rule, list) else rule
 
-    def predecessors(self) -> tuple[array, array]:
+    def predecessors(self) -> tuple[IntArray, IntArray]:
         """The reverse edges, as ``(first, source)``: ``source[first[n]:first[n + 1]]`` are the
         nodes with an edge to ``n``, once an edge."""
         size = self.size
@@ -113,14 +119,14 @@ def tier_of(game: Game) -> Callable[[State], int] | None:
     tier = getattr(game, "tier", None)
     if not callable(tier) or not getattr(game, "has_tiers", True):
         return None
-    return tier
+    return cast(Callable[[State], int], tier)
 
 
 def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
     """The game's error for a move into a lower tier (a SearchError if it has none of its own)."""
     make_error = getattr(game, "tier_error", None)
     if callable(make_error):
-        return make_error(state, move, child)
+        return cast(Exception, make_error(state, move, child))
     return SearchError(
         f"the move {move!r} goes from tier {game.tier(state)} down to tier {game.tier(child)}: "
         "no move may lower the tier"
@@ -218,7 +224,7 @@ def _settle_repetition(graph: Graph) -> None:
             graph.repetition = [0 if score is None else score for score in rule]
 
 
-def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
+def _expander(game: Game, graph: Graph) -> Callable[[State, deque[State]], None]:
     """The function that expands one state: records its node and queues its new successors."""
     first_player = game.players[0]
     to_move, actions, result = game.to_move, game.actions, game.result
@@ -233,7 +239,8 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
     positions, probabilities, utilities = graph.positions, graph.probabilities, graph.utility
     repetitions: list[Value | None] = []
     if repetition is not None:
-        graph.repetition = repetitions
+        # None marks a finished game's node until _settle_repetition fills it in.
+        graph.repetition = cast(list[Value], repetitions)
 
     @typeguard_ignore
     def expand(state, queue):
@@ -276,5 +283,5 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque], None]:
             target.append(index)
         first.append(len(target))
 
-    return expand
+    return cast(Callable[[State, deque[State]], None], expand)
 

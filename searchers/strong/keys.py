@@ -26,7 +26,8 @@ class UnkeyableValue(TypeError):
 
 def stable_key(value: Any) -> bytes:
     """The stable bytes of ``value`` (see the module's docstring)."""
-    return _encode(value)
+    key: bytes = _encode(value)
+    return key
 
 
 def _length(n: int) -> bytes:
@@ -44,31 +45,40 @@ _leaves: dict[Any, bytes] = {}
 _LEAVES_KEPT = 1 << 16
 _SHORT = [bytes([n]) for n in range(0x80)]
 
+# The types met so far that encode as a leaf (int, str and their subclasses, never bool: True
+# is 1 to a dict) and as a tuple.  A set of types tells at C speed that a whole board is leaves.
+_leaf_types: set[type] = set()
+_tuple_types: set[type] = set()
+
 
 @typeguard_ignore
 def _encode(value):
     kind = type(value)
-    if kind is int or (isinstance(value, str) and kind is not bool):
+    if kind in _leaf_types:
         found = _leaves.get(value)
         if found is None:
             found = _leaf(value)
             if len(_leaves) < _LEAVES_KEPT:
                 _leaves[value] = found
         return found
+    if kind in _tuple_types:
+        return _sequence(b"t", value)
+    if kind is not bool and (issubclass(kind, int) or issubclass(kind, str)):
+        _leaf_types.add(kind)
+        return _encode(value)
     if isinstance(value, tuple):
-        return b"t" + _length(len(value)) + _items(value)
+        _tuple_types.add(kind)
+        return _sequence(b"t", value)
     if kind is bool or value is None:
         return b"T" if value is True else b"F" if value is False else b"N"
     if isinstance(value, list):
-        return b"l" + _length(len(value)) + _items(value)
+        return _sequence(b"l", value)
     if isinstance(value, dict):
         items = sorted(_encode(k) + _encode(v) for k, v in value.items())
         return b"d" + _length(len(items)) + b"".join(items)
     if isinstance(value, (set, frozenset)):
         items = sorted(_encode(item) for item in value)
         return b"e" + _length(len(items)) + b"".join(items)
-    if isinstance(value, int):  # an int subclass other than bool
-        return _leaf(int(value))
     if isinstance(value, Fraction):
         digits = f"{value.numerator}/{value.denominator}".encode()
         return b"q" + _length(len(digits)) + digits
@@ -79,25 +89,18 @@ def _encode(value):
 
 
 @typeguard_ignore
-def _items(values):
-    """The encodings of ``values`` one after the other.  Integers and strings met before (the
-    cells of a board, most of a position) are looked up all at once; booleans never take that
-    way, since True is 1 to a dict."""
-    if all(kind is int or (kind is not bool and issubclass(kind, str)) for kind in set(map(type, values))):
+def _sequence(tag, values):
+    """``tag``, the length and the encodings of ``values`` one after the other.  When every
+    item is a leaf met before (the cells of a board, most of a position) they are looked up
+    all at once."""
+    size = len(values)
+    head = tag + (_SHORT[size] if size < 0x80 else _length(size))
+    if set(map(type, values)) <= _leaf_types:
         try:
-            return b"".join(map(_leaves.__getitem__, values))
+            return head + b"".join(map(_leaves.__getitem__, values))
         except KeyError:
             pass  # a value not met before: encoded (and remembered) below
-    parts = []
-    append = parts.append
-    for item in values:
-        kind = type(item)
-        if kind is not bool and (kind is int or isinstance(item, str)):
-            found = _leaves.get(item)
-            append(found if found is not None else _encode(item))
-        else:
-            append(_encode(item))
-    return b"".join(parts)
+    return head + b"".join(map(_encode, values))
 
 
 def _leaf(value: int | str) -> bytes:
@@ -107,5 +110,5 @@ def _leaf(value: int | str) -> bytes:
         return b"s" + _length(len(data)) + data
     if 0 <= value < 0x80:
         return b"i" + _SHORT[value]
-    digits = str(value).encode()
+    digits = str(int(value)).encode()
     return b"I" + _length(len(digits)) + digits

@@ -1,32 +1,47 @@
-"""Expanding positions in parallel: in this process, in worker processes, or as Ray tasks.
+"""The work of a tier in parallel: in this process, in worker processes, or as Ray tasks.
 
-Expanding a position (running the game's rules for its moves) is the costly part of a strong
-solve, and each position's expansion is independent of the others', so a chunk of positions
-can be expanded anywhere.  A worker builds its own copy of the game from the caller's
-``factory``, a picklable function with no arguments that returns the game (searchers never
-import gdl: the command line passes one that builds the game from its file's text and
-parameters).  States travel pickled, a chunk at a time.
+A tier is worked on in chunks, each independent of the others, so a chunk can go anywhere:
 
-A chunk's answer lists, for each position in order, ``(kind, utility, probabilities,
-repetition, children)``, each child as ``(key, tier, state)``: the child's stable key, its
-tier, and the state (pickled, from a worker), for the main process to queue if it is new.
+- expanding positions (running the game's rules for their moves, the costly part of a strong
+  solve): ``expand_states`` gives, for a chunk of states of one tier, each position's kind,
+  score and number of moves, and each move's child as its stable key, its tier and its state;
+- solving positions whose every move leaves the tier (the children's answers known from the
+  tiers solved before): ``solve_chunk`` gives their values, remoteness and best moves.
+
+A worker builds its own copy of the game from the caller's ``factory``, a picklable function
+with no arguments that returns the game (searchers never import gdl: the command line passes
+one that builds the game from its file's text and parameters).  To Ray tasks states travel
+pickled, one by one, so that the main process only passes on the bytes of the new ones; worker
+processes of this machine (``workers``) keep the states they make and receive only keys.
 """
 
 from __future__ import annotations
 
 import pickle
 import signal
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
-from ..protocol import Game, has_chance
+from ..protocol import Game, Value, has_chance
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, PositionSampler, position_of, repetition_rule, tier_error
+from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, position_of, repetition_rule, tier_error
 from .keys import stable_key
+from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
 
 Factory = Callable[[], Game]
-Expansion = tuple[int, Any, Any, Any, list[tuple[bytes, int, Any]]]
+
+# Positions a chunk of work holds at most, and chunks per worker in a round at least.
+_CHUNK = 2_000
+_CHUNKS_PER_WORKER = 4
+
+ChunkExpansion = tuple[bytearray, IntArray, dict[int, Value], dict[int, list[Value]], list[Value | None],
+                       list[bytes], IntArray, list[Any]]
+"""A chunk's expansion: for each position in order its kind, number of moves, and (by its index
+in the chunk) its score if finished and its outcomes' probabilities at a chance node, and its
+repetition score (None if finished or where the game has no rule); then for each move in order
+its child's key, tier and state (pickled from a worker; None where the chunk gave the same
+position before)."""
 
 _games: dict[bytes, Game] = {}  # this process's copy of each game, by its factory's pickle
 
@@ -53,103 +68,131 @@ def _game_for(factory_bytes: bytes) -> Game:
     return game
 
 
-def expand_chunk(factory_bytes: bytes, states: list[Any]) -> list[Expansion]:
-    """Expand each state with the game the pickled factory builds (in a worker); the children
-    come back pickled, so that the main process unpickles only the new ones."""
-    return expand_states(_game_for(factory_bytes), states, pickled=True)
+def expand_chunk(factory_bytes: bytes, tier: int, states: list[bytes]) -> ChunkExpansion:
+    """Expand pickled states of ``tier`` with the game the pickled factory builds (in a
+    worker); the children come back pickled."""
+    expansion: ChunkExpansion = expand_states(_game_for(factory_bytes), tier, [pickle.loads(s) for s in states],
+                                              pickled=True)
+    return expansion
 
 
-def expand_states(game: Game, states: list[Any], pickled: bool = False) -> list[Expansion]:
-    """Each state's kind, utility (finished games), probabilities (chance nodes), repetition
-    score and children (key, tier, state, or the state pickled if ``pickled``), in move order."""
+@typeguard_ignore
+def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = False) -> ChunkExpansion:
+    """The expansion of ``states``, all of ``tier`` (see ``ChunkExpansion``); the children
+    pickled if ``pickled``."""
     first_player = game.players[0]
     chance = has_chance(game)
+    is_chance, chance_outcomes = (game.is_chance, game.chance_outcomes) if chance else (None, None)
+    is_terminal, utility, actions, result, to_move = (
+        game.is_terminal, game.utility, game.actions, game.result, game.to_move)
     position = position_of(game)
     repetition = repetition_rule(game)
-    tier = game.tier
+    tier_of = game.tier
     sampler = PositionSampler(game, kept=len(states) * 4, checks=8)
-    answers: list[Expansion] = []
-    for state in states:
-        if game.is_terminal(state):
-            answers.append((TERMINAL, game.utility(state, first_player), None, None, []))
+    see = sampler.see
+    dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
+    kinds, counts = bytearray(), array("q")
+    utilities: dict[int, Value] = {}
+    probabilities: dict[int, list[Value]] = {}
+    repetitions: list[Value | None] = []
+    keys: list[bytes] = []
+    tiers = array("q")
+    children: list[Any] = []
+    sent: set[bytes] = set()
+    for node, state in enumerate(states):
+        if is_terminal(state):
+            kinds.append(TERMINAL)
+            counts.append(0)
+            utilities[node] = utility(state, first_player)
+            repetitions.append(None)
             continue
-        probabilities = None
-        if chance and game.is_chance(state):
-            outcomes = game.chance_outcomes(state)
+        if chance and is_chance(state):
+            outcomes = chance_outcomes(state)
             moves = [outcome for outcome, _ in outcomes]
-            probabilities = [p for _, p in outcomes]
-            kind = CHANCE
+            probabilities[node] = [p for _, p in outcomes]
+            kinds.append(CHANCE)
         else:
-            moves = game.actions(state)
+            moves = actions(state)
             if not moves:
                 raise SearchError(f"state {state!r} is not terminal but has no legal moves")
-            kind = MAX if game.to_move(state) == first_player else MIN
-        level = tier(state)
-        children = []
+            kinds.append(MAX if to_move(state) == first_player else MIN)
+        counts.append(len(moves))
+        repetitions.append(None if repetition is None else repetition(state))
         for move in moves:
-            child = game.result(state, move)
-            child_level = tier(child)
-            if child_level < level:
+            child = result(state, move)
+            child_tier = tier_of(child)
+            if child_tier < tier:
                 raise tier_error(game, state, move, child)
             if position is None:
                 key = key_of(child)
             else:
                 identity = position(child)
-                sampler.see(identity, child)
+                see(identity, child)
                 key = key_of(identity)
-            children.append((key, child_level, pickle.dumps(child, pickle.HIGHEST_PROTOCOL) if pickled else child))
-        score = None if repetition is None else repetition(state)
-        answers.append((kind, None, probabilities, score, children))
-    return answers
+            keys.append(key)
+            tiers.append(child_tier)
+            if key in sent:
+                children.append(None)
+            else:
+                sent.add(key)
+                children.append(dumps(child, protocol) if pickled else child)
+    return kinds, counts, utilities, probabilities, repetitions, keys, tiers, children
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
+    """Let a worker process ignore Ctrl-C."""
     # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
     # solve, and shuts the workers down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+Item = TypeVar("Item")
+
+Seeds = list[tuple[bytes, Any]]
+"""Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
+
+
+def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK) -> list[Sequence[Item]]:
+    """``items`` cut into consecutive chunks, at least ``_CHUNKS_PER_WORKER`` a worker, at most
+    ``largest`` items each."""
+    size = max(1, min(largest, -(-len(items) // (workers * _CHUNKS_PER_WORKER))))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
 class Runner:
-    """Expands chunks of pickled states and returns their answers in order."""
+    """Expands and solves the chunks of a tier in this process."""
 
     workers = 1
     where = "one process"
 
     def __init__(self, game: Game) -> None:
-        """Expand with ``game`` itself, in this process."""
+        """Work with ``game`` itself, in this process."""
         self.game = game
 
-    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
-        """The answers of every chunk, in order, each as soon as it is ready (so that the
-        caller works on one chunk's answers while the workers expand the next)."""
-        return (expand_states(self.game, chunk) for chunk in chunks)
+    def seed(self, tier: int, key: bytes, state: Any) -> Any:
+        """The state of position ``key`` (of ``tier``) as the runner keeps it in a frontier."""
+        return state
+
+    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of ``seeds`` of ``tier``, a chunk at a time: the chunk's keys and its
+        expansion, whose children are kept as ``seed`` keeps them."""
+        for chunk in chunked(seeds, self.workers):
+            yield [key for key, _ in chunk], expand_states(self.game, tier, [state for _, state in chunk])
+
+    def forget(self, tier: int) -> None:
+        """Drop what is kept of ``tier``: its positions are all expanded."""
+
+    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order."""
+        return (solve_chunk(chunk) for chunk in chunks)
 
     def close(self) -> None:
         """Free the workers."""
 
 
-class PoolRunner(Runner):
-    """Expands chunks in ``workers`` processes of this machine."""
-
-    def __init__(self, factory: Factory, workers: int) -> None:
-        """Start the worker processes."""
-        self.factory_bytes = pickle.dumps(factory)
-        self.workers = workers
-        self.where = f"{workers} worker processes"
-        self.pool = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
-
-    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
-        """The answers of every chunk, in order, each as soon as it is ready."""
-        futures = [self.pool.submit(expand_chunk, self.factory_bytes, chunk) for chunk in chunks]
-        return (future.result() for future in futures)
-
-    def close(self) -> None:
-        """Stop the worker processes."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 class RayRunner(Runner):
-    """Expands chunks as Ray tasks, on a cluster or a local Ray runtime."""
+    """Expands and solves chunks as Ray tasks, on a cluster or a local Ray runtime; states
+    travel pickled."""
 
     def __init__(self, factory: Factory, address: str) -> None:
         """Join the Ray cluster at ``address`` (``auto``: the local one, started if need be)."""
@@ -166,14 +209,28 @@ class RayRunner(Runner):
             except Exception as error:  # Ray raises several kinds: none is the game's fault
                 raise SearchError(f"cannot join the Ray cluster at {address}: {error}") from None
         self.ray = ray
-        self.task = ray.remote(expand_chunk)
+        self.expand_task = ray.remote(expand_chunk)
+        self.solve_task = ray.remote(solve_chunk)
         self.factory = ray.put(pickle.dumps(factory))
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         self.where = f"Ray tasks on {self.workers} CPUs"
 
-    def expand(self, chunks: list[list[Any]]) -> Iterator[list[Expansion]]:
-        """The answers of every chunk, in order, each as soon as it is ready."""
-        tasks = [self.task.remote(self.factory, chunk) for chunk in chunks]
+    def seed(self, tier: int, key: bytes, state: Any) -> Any:
+        """The state pickled."""
+        return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+
+    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of every chunk, in order, each as soon as it is ready."""
+        chunks = chunked(seeds, self.workers)
+        tasks = [self.expand_task.remote(self.factory, tier, [state for _, state in chunk]) for chunk in chunks]
+        for chunk, answer in zip(chunks, self._results(tasks)):
+            yield [key for key, _ in chunk], answer
+
+    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order, each as soon as it is ready."""
+        return self._results([self.solve_task.remote(chunk) for chunk in chunks])
+
+    def _results(self, tasks: list[Any]) -> Iterator[Any]:
         for task in tasks:
             try:
                 yield self.ray.get(task)
@@ -192,5 +249,7 @@ def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | No
             raise SearchError("solving with workers or Ray needs a factory that builds the game")
         if ray is not None:
             return RayRunner(factory, ray)
-        return PoolRunner(factory, workers)
+        from .workers import WorkerRunner
+
+        return WorkerRunner(factory, workers)
     return Runner(game)

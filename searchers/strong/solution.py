@@ -17,10 +17,16 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, no_type_check as typeguard_ignore
+from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
 from ..protocol import Value
-from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph
+from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph, IntArray
+
+if TYPE_CHECKING:
+    Values: TypeAlias = list[Value]
+else:  # not checked item by item at run time: a list being filled still holds None here and there
+    Values = list
+"""Nodes' values, every one of them solved."""
 
 NEVER = -1
 """The remoteness of a position whose end can be put off for ever, or that chance decides."""
@@ -32,12 +38,17 @@ NO_MOVE = -1
 class Solution:
     """For every node: its value (first player's view), remoteness and best move's index."""
 
-    value: list[Value | None]
-    remoteness: array
-    best: array
+    value: list[Value | None]  # None: not solved yet
+    remoteness: IntArray
+    best: IntArray
     exact: bool = True
     residual: float = 0.0  # the largest change in the last sweep of value iteration
     methods: set[str] = field(default_factory=set)
+
+    @property
+    def solved(self) -> Values:
+        """Every node's value, once every node is solved (the same list as ``value``)."""
+        return cast(Values, self.value)
 
     @classmethod
     def empty(cls, size: int) -> Solution:
@@ -53,7 +64,7 @@ def favours_first(value: Value, repetition: Value) -> bool:
 def solve_node(graph: Graph, solution: Solution, node: int) -> None:
     """Solve ``node`` from its successors, all of which are solved."""
     kind = graph.kind[node]
-    values = solution.value
+    values: list[Any] = solution.value  # the node's successors are solved, and it is about to be
     if kind == TERMINAL:
         values[node] = graph.utility[node]
         solution.remoteness[node] = 0
@@ -79,7 +90,7 @@ def solve_node(graph: Graph, solution: Solution, node: int) -> None:
     solution.remoteness[node] = remoteness
 
 
-def pick(optimal: list[tuple[int, int]], remoteness: array, hurry: bool) -> tuple[int, int]:
+def pick(optimal: list[tuple[int, int]], remoteness: IntArray, hurry: bool) -> tuple[int, int]:
     """The move to play among ``optimal`` (move index, child) and the remoteness it gives:
     the quickest finite end when hurrying, else the slowest (an endless one above all);
     the first move in the game's order among equals."""
@@ -99,7 +110,7 @@ def pick(optimal: list[tuple[int, int]], remoteness: array, hurry: bool) -> tupl
 def backward_induction(
     graph: Graph,
     solution: Solution,
-    predecessors: tuple[array, array],
+    predecessors: tuple[IntArray, IntArray],
     tick: Callable[[int], None],
 ) -> int:
     """Solve every node from which every line of play ends without a cycle, finished games

@@ -67,7 +67,7 @@ class SolvedTable:
 
     def value(self, state: State) -> Value:
         """The value of ``state`` for the first player."""
-        return self.solution.value[self.node(state)]
+        return self.solution.solved[self.node(state)]
 
     def remoteness(self, state: State) -> int | None:
         """Plies to the end under perfect play (None: it can be put off for ever, or dice decide)."""
@@ -187,14 +187,14 @@ def summarize(
 ) -> StrongResult:
     """The StrongResult of a solved graph (node 0 is the start)."""
     outcomes: dict[Value, int] = {}
-    for value in solution.value:
+    for value in solution.solved:
         outcomes[value] = outcomes.get(value, 0) + 1
     finite = [r for r in solution.remoteness if r != NEVER]
     start = game.initial_state()
     return start_result(
-        game, start, graph.kind[0], [solution.value[c] for c in graph.successors(0)],
+        game, start, graph.kind[0], [solution.solved[c] for c in graph.successors(0)],
         [solution.remoteness[c] for c in graph.successors(0)],
-        value=solution.value[0], remoteness=solution.remoteness[0], best=solution.best[0],
+        value=solution.solved[0], remoteness=solution.remoteness[0], best=solution.best[0],
         exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
@@ -307,11 +307,11 @@ def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> Table
     finishes it with the metadata."""
     writer = TablebaseWriter(path)
     try:
-        solution = table.solution
+        values, remoteness, best = table.solution.solved, table.solution.remoteness, table.solution.best
         keyed = sorted((stable_key(position), node) for position, node in table.graph.positions.items())
         for start in range(0, len(keyed), _WRITE_CHUNK):
             chunk = keyed[start:start + _WRITE_CHUNK]
-            writer.add(row(key, solution.value[n], solution.remoteness[n], solution.best[n]) for key, n in chunk)
+            writer.add(row(key, values[n], remoteness[n], best[n]) for key, n in chunk)
             report("writing", start + len(chunk))
     except BaseException:
         writer.close()
@@ -339,6 +339,7 @@ def solve_whole(
     began = perf_counter()
     report = Reporter(progress)
     report.positions = result.positions
+    assert result.table is not None  # a solve in memory keeps its table
     writer = write_table(out, result.table, report)
     write_seconds = perf_counter() - began
     seconds = result.stats.seconds + write_seconds

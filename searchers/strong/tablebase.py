@@ -12,9 +12,9 @@ Two tables:
   the values were found, and ``complete``.
 
 A build writes ``complete`` false first and true only in its last transaction, after every
-position is in, so a build stopped by Ctrl-C, a crash or a full disk leaves a file that
-readers refuse (``open_tablebase`` raises ``IncompleteTablebase``) rather than one that
-answers wrongly.
+position is in and synced to the disk, so a build stopped by Ctrl-C, a crash or a full disk
+leaves a file that readers refuse (``open_tablebase`` raises ``IncompleteTablebase``) rather
+than one that answers wrongly.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ class TablebaseWriter:
             """
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
+            PRAGMA cache_size = -262144;
             CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE positions (
                 key BLOB PRIMARY KEY, value NOT NULL, remoteness INTEGER, best INTEGER
@@ -120,8 +121,16 @@ class TablebaseWriter:
         return found
 
     def finish(self, meta: dict[str, Any]) -> None:
-        """Write the metadata and mark the tablebase complete, in one last transaction."""
-        self._set({**meta, "positions": self.rows, "complete": True})
+        """Write the metadata, then mark the tablebase complete in one last transaction.
+
+        The rows go in without a journal and without waiting for the disk (a table that is
+        rebuilt if anything goes wrong); before ``complete`` is set they are made durable
+        (``synchronous = FULL`` syncs the file at the commit), so that no crash of the machine
+        can leave the mark on disk without the rows it vouches for."""
+        self.connection.execute("PRAGMA synchronous = FULL")
+        self._set({**meta, "positions": self.rows})
+        self.connection.commit()
+        self._set({"complete": True})
         self.connection.commit()
         self.connection.close()
 

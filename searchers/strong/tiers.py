@@ -6,15 +6,20 @@ the stores), is solved in two passes over its tiers:
 - forward, lowest tier first: the tier's positions (those the earlier tiers' moves reach, the
   start for the first) are expanded, in chunks, by the runner (this process, worker processes
   or Ray tasks, see ``parallel``); moves that stay in the tier add positions to expand, moves to
-  a higher tier add them to that tier's frontier, kept on disk (a batch of states at a time)
-  in a scratch SQLite file with the tier's graph;
-- backward, highest tier first: the tier's graph is read back, the positions its moves reach
-  in higher tiers are looked up in the tablebase being written, and the tier is solved in
-  memory by this process (``solver.solve_graph``: backward induction, and the cycles inside the
-  tier) and written out.
+  a higher tier add them to that tier's frontier, held in memory up to ``_FRONTIER_KEPT``
+  states and beyond that on disk (a batch of states at a time) in a scratch SQLite file, which
+  also keeps each tier's graph;
+- backward, highest tier first: the tier's graph is read back, the answers of the positions
+  its moves reach in higher tiers are taken from the tier solved just before or looked up in
+  the tablebase being written, and the tier is solved and written out.  A tier whose every move
+  leaves it is cut into chunks that the runner solves; a tier with moves inside it is solved
+  in this process (``solver.solve_graph``: backward induction, and the cycles inside the tier).
 
-The node order inside a tier does not depend on how the chunks were shared out, so one
-process, worker processes and Ray write the same tablebase.
+With worker processes the main process passes only keys around (to Ray tasks, pickled
+states too): the workers run the rules, encode the keys and solve the flat tiers.
+
+Rows are written in key order, and a tier with moves inside it is numbered in key order
+before it is solved, so one process, worker processes and Ray write the same tablebase.
 """
 
 from __future__ import annotations
@@ -23,28 +28,32 @@ import os
 import pickle
 import sqlite3
 import tempfile
-from array import array
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 from ..protocol import Game, Value, has_chance
 from ..results import SearchError
-from .graph import CHANCE, FIXED, MAX, MIN, TERMINAL, Graph, position_of
+from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, position_of
 from .keys import stable_key
-from .parallel import Factory, Runner, make_runner
-from .solution import NEVER
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunked, make_runner
+from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
-    solve_graph, solved_meta, start_result,
+    solved_meta, start_result,
 )
-from .tablebase import TablebaseWriter, row
+from .tablebase import TablebaseWriter, stored_value
+from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge, sub_chunk, tier_solution
 
-# Positions a chunk of work holds at most, and chunks per worker in a round at least.
-_CHUNK = 2_000
-_CHUNKS_PER_WORKER = 4
+# Positions a chunk of a flat tier's solving holds at most.
+_SOLVE_CHUNK = 8_000
+
+# States of higher tiers held in memory at most; more go to the scratch file.
+_FRONTIER_KEPT = 1_000_000
 
 
 def has_tiers(game: Game) -> bool:
@@ -52,32 +61,17 @@ def has_tiers(game: Game) -> bool:
     return callable(getattr(game, "tier", None)) and bool(getattr(game, "has_tiers", True))
 
 
-@dataclass
-class TierGraph:
-    """One tier's positions and moves, as the forward pass leaves them for the backward one.
-
-    ``target`` holds a local node for a move inside the tier, and ``-1 - i`` for a move to
-    ``external[i]``, a position of a higher tier."""
-
-    tier: int
-    keys: list[bytes] = field(default_factory=list)
-    kind: bytearray = field(default_factory=bytearray)
-    first: array = field(default_factory=lambda: array("q", [0]))
-    target: array = field(default_factory=lambda: array("q"))
-    external: list[bytes] = field(default_factory=list)
-    probabilities: dict[int, list[Value]] = field(default_factory=dict)
-    utility: dict[int, Value] = field(default_factory=dict)
-    repetition: list[Value | None] = field(default_factory=list)
-
-
 class Scratch:
-    """The scratch file of a solve by tiers: each tier's frontier, then its graph.
+    """The scratch file of a solve by tiers: the frontier states that do not fit in memory, and
+    each tier's graph between the two passes.
 
-    The frontier is written a batch at a time (one pickle of many states); the keys of the
-    positions queued and not yet expanded are kept in memory, so that each is queued once."""
+    The frontier is a dict a tier, key -> state (as the runner packs it), so each position is
+    queued once; past ``kept`` states it is written out a batch at a time (one pickle of many
+    states), and read back, the duplicates dropped, when its tier comes."""
 
-    def __init__(self, path: Path) -> None:
-        """A new scratch file at ``path``."""
+    def __init__(self, path: Path, kept: int | None = None) -> None:
+        """A new scratch file at ``path``, holding at most ``kept`` (by default
+        ``_FRONTIER_KEPT``) frontier states in memory."""
         self.path = path
         if path.exists():
             os.remove(path)
@@ -91,34 +85,54 @@ class Scratch:
             CREATE TABLE graphs (tier INTEGER PRIMARY KEY, data BLOB NOT NULL);
             """
         )
-        self.queued: set[bytes] = set()
+        self.frontier: dict[int, dict[bytes, Any]] = {}
+        self.spilled: set[int] = set()
+        self.kept = _FRONTIER_KEPT if kept is None else kept
 
-    def add_frontier(self, rows: list[tuple[int, bytes, Any]]) -> None:
-        """Queue positions of higher tiers, (tier, key, state); a position already queued stays
-        as it was."""
-        batches: dict[int, list[tuple[bytes, Any]]] = {}
-        for tier, key, state in rows:
-            if key not in self.queued:
-                self.queued.add(key)
-                batches.setdefault(tier, []).append((key, state))
+    def tier(self, tier: int) -> dict[bytes, Any]:
+        """The frontier of ``tier`` held in memory, to add (key, state) to."""
+        found = self.frontier.get(tier)
+        if found is None:
+            found = self.frontier[tier] = {}
+        return found
+
+    def spill_if_full(self) -> None:
+        """Write the frontier out if it holds more than ``kept`` states."""
+        if sum(map(len, self.frontier.values())) <= self.kept:
+            return
         self.connection.executemany(
             "INSERT INTO frontier VALUES (?, ?)",
-            [(tier, pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)) for tier, batch in batches.items()],
+            [(tier, pickle.dumps(list(states.items()), pickle.HIGHEST_PROTOCOL))
+             for tier, states in self.frontier.items() if states],
         )
+        self.spilled.update(tier for tier, states in self.frontier.items() if states)
+        self.frontier = {}
 
     def next_tier(self) -> int | None:
         """The lowest tier with positions queued."""
-        return self.connection.execute("SELECT MIN(tier) FROM frontier").fetchone()[0]
+        return min((tier for tier, states in self.frontier.items() if states), default=None) if not self.spilled \
+            else min([tier for tier, states in self.frontier.items() if states] + list(self.spilled))
 
-    def take_frontier(self, tier: int) -> list[tuple[bytes, Any]]:
-        """The queued positions of ``tier`` (key, state or pickled state), in the order they
-        were queued."""
-        batches = self.connection.execute(
-            "SELECT batch FROM frontier WHERE tier = ? ORDER BY rowid", (tier,)).fetchall()
-        self.connection.execute("DELETE FROM frontier WHERE tier = ?", (tier,))
-        seeds = [seed for (batch,) in batches for seed in pickle.loads(batch)]
-        self.queued.difference_update(key for key, _ in seeds)
-        return seeds
+    def take_frontier(self, tier: int) -> Iterator[Seeds]:
+        """The queued positions of ``tier``, a batch at a time (so that the states of a large
+        tier are never all in memory), in the order they were queued; a position queued in
+        several batches comes with the first."""
+        held = self.frontier.pop(tier, {})
+        if tier not in self.spilled:
+            if held:
+                yield list(held.items())
+            return
+        self.spilled.discard(tier)
+        rowids = [rowid for (rowid,) in self.connection.execute(
+            "SELECT rowid FROM frontier WHERE tier = ? ORDER BY rowid", (tier,))]
+        seen: set[bytes] = set()
+        for rowid in rowids:
+            (batch,) = self.connection.execute("SELECT batch FROM frontier WHERE rowid = ?", (rowid,)).fetchone()
+            self.connection.execute("DELETE FROM frontier WHERE rowid = ?", (rowid,))
+            fresh = [(key, state) for key, state in pickle.loads(batch) if key not in seen]
+            seen.update(key for key, _ in fresh)
+            yield fresh
+        yield [(key, state) for key, state in held.items() if key not in seen]
 
     def keep_graph(self, graph: TierGraph) -> None:
         """Store a tier's graph until the backward pass."""
@@ -130,7 +144,8 @@ class Scratch:
         """A tier's graph, read back (and dropped from the file)."""
         data = self.connection.execute("SELECT data FROM graphs WHERE tier = ?", (tier,)).fetchone()[0]
         self.connection.execute("DELETE FROM graphs WHERE tier = ?", (tier,))
-        return pickle.loads(data)
+        graph: TierGraph = pickle.loads(data)
+        return graph
 
     def close(self) -> None:
         """Close and delete the scratch file."""
@@ -140,77 +155,141 @@ class Scratch:
                 os.remove(path)
 
 
-def _chunks(states: list[Any], workers: int) -> list[list[Any]]:
-    size = max(1, min(_CHUNK, -(-len(states) // (workers * _CHUNKS_PER_WORKER))))
-    return [states[i:i + size] for i in range(0, len(states), size)]
-
-
-def expand_tier(tier: int, seeds: list[tuple[bytes, Any]], runner: Runner, scratch: Scratch,
+def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch,
                 report: Reporter) -> TierGraph:
-    """The forward pass over one tier: expand its positions, queue those of higher tiers."""
+    """The forward pass over one tier: expand its positions, a batch of the queued ones at a
+    time, then the positions their moves find inside the tier; queue those of higher tiers.
+
+    A node is numbered when its expansion comes back (the runner may return chunks in any
+    order); a move inside the tier points to the child's place in ``found``, the order the
+    tier's positions were found, until the nodes are put in key order at the end."""
     graph = TierGraph(tier)
-    local: dict[bytes, int] = {}
+    keys, external_keys, target = graph.keys, graph.external, graph.target
+    found: list[bytes] = []
+    local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
     external: dict[bytes, int] = {}
-    pending = []
-    for key, state in seeds:
-        local[key] = len(graph.keys)
-        graph.keys.append(key)
-        pending.append(pickle.loads(state) if type(state) is bytes else state)
     expanded = 0
-    while pending:
-        higher: list[tuple[int, bytes, Any]] = []
-        next_round: list[Any] = []
-        for answers in runner.expand(_chunks(pending, runner.workers)):
-            for kind, utility, probabilities, repetition, children in answers:
-                node = len(graph.kind)
-                graph.kind.append(kind)
-                graph.repetition.append(repetition)
-                if kind == TERMINAL:
-                    graph.utility[node] = utility
-                if probabilities is not None:
-                    graph.probabilities[node] = probabilities
-                for key, child_tier, state in children:
-                    if child_tier == tier:
-                        index = local.get(key)
-                        if index is None:
-                            index = local[key] = len(graph.keys)
-                            graph.keys.append(key)
-                            next_round.append(pickle.loads(state) if type(state) is bytes else state)
-                        graph.target.append(index)
-                    else:
-                        index = external.get(key)
-                        if index is None:
-                            index = external[key] = len(graph.external)
-                            graph.external.append(key)
-                            higher.append((child_tier, key, state))
-                        graph.target.append(-1 - index)
-                graph.first.append(len(graph.target))
-        scratch.add_frontier(higher)
-        expanded += len(pending)
-        report.positions = report.offset + len(graph.keys) + len(graph.external)
-        report("discovering", expanded)
-        pending = next_round
-    return graph
+    rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
+    while rounds:
+        next_round: Seeds = []
+        for pending, queued in rounds:
+            if queued:  # not yet in ``found``: a move inside the tier may have found some
+                if local:
+                    pending = [(key, state) for key, state in pending if key not in local]
+                    local.update(zip([key for key, _ in pending], range(len(found), len(found) + len(pending))))
+                found += [key for key, _ in pending]
+            for chunk_keys, answer in runner.expand(tier, pending):
+                _add_nodes(graph, chunk_keys, answer)
+                if tier in answer[6]:
+                    if not local:
+                        local.update(zip(found, range(len(found))))
+                    _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
+                else:
+                    _add_children_outside(answer, external, external_keys, target, scratch)
+                scratch.spill_if_full()
+            expanded += len(pending)
+            report.positions = report.offset + len(found) + len(external_keys)
+            report("discovering", expanded)
+        rounds = [(next_round, False)] if next_round else []
+    runner.forget(tier)
+    return graph if graph.flat else in_key_order(graph, found)
 
 
-def tier_solution(tier_graph: TierGraph, answers: dict[bytes, tuple[Any, int, int]], chance: bool,
-                  tolerance: float, report: Reporter, positions: int) -> Any:
-    """Solve one tier in memory, the positions of higher tiers fixed at their answers."""
-    size, outside = len(tier_graph.kind), len(tier_graph.external)
-    graph = Graph(has_chance=chance)
-    graph.kind = tier_graph.kind + bytes([FIXED]) * outside
-    graph.first = tier_graph.first + array("q", [tier_graph.first[-1]]) * outside
-    graph.target = array("q", (t if t >= 0 else size - 1 - t for t in tier_graph.target))
-    graph.probabilities, graph.utility = tier_graph.probabilities, tier_graph.utility
-    for i, key in enumerate(tier_graph.external):
-        value, remoteness, _ = answers[key]
-        graph.fixed[size + i] = (value, remoteness)
-    scores = {score for score in tier_graph.repetition if score is not None}
-    if len(scores) > 1:
-        graph.repetition = [0 if s is None else s for s in tier_graph.repetition] + [0] * outside
-    else:
-        graph.repetition = scores.pop() if scores else 0
-    return solve_graph(graph, tolerance, report, positions)
+def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion) -> None:
+    """Add a chunk's positions to the tier's graph (their moves come next)."""
+    kinds, counts, utilities, probabilities, repetitions = answer[:5]
+    base = len(graph.kind)
+    graph.keys += chunk_keys
+    graph.kind += kinds
+    graph.first.extend(accumulate(counts, initial=graph.first[-1]))
+    del graph.first[-len(counts) - 1]  # accumulate repeats the initial
+    graph.utility.update({base + n: u for n, u in utilities.items()})
+    graph.probabilities.update({base + n: p for n, p in probabilities.items()})
+    graph.repetition += repetitions
+
+
+def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
+                  next_round: list[tuple[bytes, Any]], external: dict[bytes, int], external_keys: list[bytes],
+                  target: IntArray, scratch: Scratch) -> None:
+    """Add a chunk's moves to the tier's graph, move by move: new children in the tier to
+    expand next, new ones of higher tiers to their frontiers."""
+    frontier: dict[bytes, Any] = {}
+    frontier_tier = None
+    for key, child_tier, child in zip(answer[5], answer[6], answer[7]):
+        if child_tier == tier:
+            index = local.get(key)
+            if index is None:
+                index = local[key] = len(found)
+                found.append(key)
+                next_round.append((key, child))
+            target.append(index)
+        else:
+            index = external.get(key)
+            if index is None:
+                index = external[key] = len(external_keys)
+                external_keys.append(key)
+                if child_tier != frontier_tier:
+                    frontier, frontier_tier = scratch.tier(child_tier), child_tier
+                frontier.setdefault(key, child)
+            target.append(-1 - index)
+
+
+def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], external_keys: list[bytes],
+                          target: IntArray, scratch: Scratch) -> None:
+    """``_add_children`` for a chunk whose every move leaves the tier, a chunk at a time: the
+    usual case, where the main process must not spend a statement a move."""
+    child_keys, child_tiers, children = answer[5], answer[6], answer[7]
+    if not child_keys:
+        return
+    fresh = [key for key in dict.fromkeys(child_keys) if key not in external]
+    external.update(zip(fresh, range(len(external_keys), len(external_keys) + len(fresh))))
+    external_keys += fresh
+    target.extend([-1 - index for index in map(external.__getitem__, child_keys)])
+    # A chunk gives a child's state with its first move to it, and None with the others.
+    states = {key: child for key, child in zip(child_keys, children) if child is not None}
+    if min(child_tiers) == max(child_tiers):
+        frontier = scratch.tier(child_tiers[0])
+        for key in fresh:
+            frontier.setdefault(key, states[key])
+        return
+    tier_of = dict(zip(child_keys, child_tiers))
+    for key in fresh:
+        scratch.tier(tier_of[key]).setdefault(key, states[key])
+
+
+def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chance: bool, tolerance: float,
+               report: Reporter, positions: int) -> Iterator[ChunkSolution]:
+    """The backward pass over one tier: a flat tier in chunks by the runner (already at work
+    when this returns), another here; ``merge`` the answers."""
+    if not tier_graph.flat:
+        solution = tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
+        size = len(tier_graph.kind)
+        return iter([(solution.solved[:size], solution.remoteness[:size], solution.best[:size], solution.exact,
+                      solution.residual, solution.methods)])
+    size = len(tier_graph.kind)
+    ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
+    chunks = [(*sub_chunk(tier_graph, fixed, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges]
+    return runner.solve(chunks)
+
+
+def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
+    """The tablebase rows of a tier's positions, in key order."""
+    size = len(keys)
+    values = solution.solved[:size]
+    small_ints = set(map(type, values)) <= {int} and -(1 << 63) <= min(values, default=0) <= max(values, default=0) < (1 << 63)
+    stored = values if small_ints else [stored_value(v) for v in values]
+    remoteness = [None if r == NEVER else r for r in solution.remoteness[:size]]
+    best = [None if b == NO_MOVE else b for b in solution.best[:size]]
+    return sorted(zip(keys, stored, remoteness, best))
+
+
+def answers_of(external: list[bytes], known: dict[bytes, Answer], writer: TablebaseWriter) -> list[Answer]:
+    """The answers of the positions of higher tiers a tier reaches: from the tier solved just
+    before (``known``), else from the tablebase."""
+    missing = [key for key in external if key not in known]
+    if missing:
+        known = {**known, **{key: (value, remoteness) for key, (value, remoteness, _) in writer.lookup(missing).items()}}
+    return [known[key] for key in external]
 
 
 @dataclass
@@ -225,15 +304,16 @@ class _Totals:
     residual: float = 0.0
     methods: set[str] = field(default_factory=set)
 
-    def add(self, tier_graph: TierGraph, solution: Any) -> None:
+    def add(self, tier_graph: TierGraph, solution: Solution) -> None:
+        """Count in one tier's solved positions."""
         size = len(tier_graph.kind)
         self.positions += size
-        self.terminal += sum(1 for k in tier_graph.kind if k == TERMINAL)
-        for value in solution.value[:size]:
-            self.outcomes[value] = self.outcomes.get(value, 0) + 1
-        finite = [r for r in solution.remoteness[:size] if r != NEVER]
-        if finite:
-            self.max_remoteness = max(finite + ([] if self.max_remoteness is None else [self.max_remoteness]))
+        self.terminal += tier_graph.kind.count(TERMINAL)
+        for value, count in Counter(solution.solved[:size]).items():
+            self.outcomes[value] = self.outcomes.get(value, 0) + count
+        largest = max(solution.remoteness[:size], default=NEVER)  # NEVER is below every remoteness
+        if largest != NEVER:
+            self.max_remoteness = max(largest, self.max_remoteness or 0)
         self.exact = self.exact and solution.exact
         self.residual = max(self.residual, solution.residual)
         self.methods |= solution.methods
@@ -269,7 +349,7 @@ def solve_by_tiers(
         start = game.initial_state()
         position = position_of(game)
         start_key = stable_key(start if position is None else position(start))
-        scratch.add_frontier([(game.tier(start), start_key, start)])
+        scratch.tier(game.tier(start))[start_key] = runner.seed(game.tier(start), start_key, start)
         tiers = []
         positions = 0
         tier = scratch.next_tier()
@@ -284,16 +364,21 @@ def solve_by_tiers(
         totals = _Totals()
         chance = has_chance(game)
         report.positions = positions
+        known: dict[bytes, Answer] = {}
+        rows: list[tuple[Any, ...]] = []
         for tier in reversed(tiers):
             report.tier, report.offset = tier, totals.positions
             tier_graph = scratch.take_graph(tier)
-            solution = tier_solution(tier_graph, writer.lookup(tier_graph.external), chance, tolerance, report,
-                                     positions)
-            size = len(tier_graph.kind)
-            rows = sorted(row(tier_graph.keys[i], solution.value[i], solution.remoteness[i], solution.best[i])
-                          for i in range(size))
-            writer.add(rows)
+            fixed = answers_of(tier_graph.external, known, writer)
+            solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
+            if rows:
+                writer.add(rows)  # the tier before's, while the workers solve this one
+            solution = merge(list(solving))
+            rows = tier_rows(tier_graph.keys, solution)
+            size = len(tier_graph.keys)
+            known = dict(zip(tier_graph.keys, zip(solution.solved[:size], solution.remoteness[:size])))
             totals.add(tier_graph, solution)
+        writer.add(rows)
         finished = perf_counter()
         result = _result(game, start, start_key, writer, totals, tolerance, StrongStats(
             seconds=finished - started,

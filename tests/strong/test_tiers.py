@@ -56,6 +56,29 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With at most 50 states of later tiers held in memory (connect 3x3 has tiers of up to 150
+    positions), the rest written to the scratch file and read back a batch at a time, the
+    solve writes the very same rows as the whole graph solved in memory."""
+    from searchers.strong import tiers
+
+    monkeypatch.setattr(tiers, "_FRONTIER_KEPT", 50)
+    spilled: list[int] = []
+    spill = tiers.Scratch.spill_if_full
+
+    def counting(scratch: Any) -> None:
+        before = len(scratch.spilled)
+        spill(scratch)
+        spilled.append(len(scratch.spilled) - before)
+
+    monkeypatch.setattr(tiers.Scratch, "spill_if_full", counting)
+    solve_to(tmp_path / "spilled.sqlite", workers=workers)
+    assert sum(spilled) > 0  # the frontier did go to disk
+    assert table(tmp_path / "spilled.sqlite") == table(whole_graph)
+
+
 def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
     """Ray tasks on a local two-CPU runtime write the very same rows."""
     result = solve_to(tmp_path / "ray.sqlite", ray="auto")

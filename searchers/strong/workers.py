@@ -1,0 +1,150 @@
+"""Worker processes of this machine that keep the states they make.
+
+Pickling a game state costs more than expanding it, so states do not travel: each worker keeps
+the children its expansions make, by tier and key, and the main process, which decides which
+positions are new, sends each worker only the keys of the positions it holds.  A child made by
+two workers is expanded by the one whose answer the main process read first; the other copy is
+dropped with its tier (``forget``).  Each worker also solves chunks of flat tiers.
+
+A worker answers one request at a time over its pipe, and the main process sends a worker its
+next request before reading on, so both sides always know whose turn it is.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+from collections import deque
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from ..results import SearchError
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
+from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
+
+
+def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
+    """A worker's loop: answer requests until told to stop."""
+    ignore_interrupts()
+    game = pickle.loads(factory_bytes)()
+    kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+    while True:
+        request = connection.recv()
+        what = request[0]
+        if what == "stop":
+            return
+        try:
+            if what == "expand":
+                _, tier, keys = request
+                held = kept.get(tier, {})
+                answer = expand_states(game, tier, [held.pop(key) for key in keys])
+                children = answer[7]
+                for key, child_tier, child in zip(answer[5], answer[6], children):
+                    if child is not None:
+                        kept.setdefault(child_tier, {}).setdefault(key, child)
+                answer = answer[:7] + ([None if child is None else number for child in children],)
+                connection.send(("ok", answer))
+            elif what == "adopt":
+                _, tier, key, state = request
+                kept.setdefault(tier, {})[key] = state
+            elif what == "forget":
+                kept.pop(request[1], None)
+            elif what == "solve":
+                connection.send(("ok", solve_chunk(request[1])))
+        except Exception as error:  # the game's own errors among them: the main process raises it
+            try:
+                connection.send(("error", error))
+            except Exception:
+                connection.send(("error", SearchError(f"a worker failed: {error!r}")))
+
+
+def _in_order(answers: Iterator[tuple[int, ChunkSolution]], count: int) -> Iterator[ChunkSolution]:
+    """The answers of jobs ``0..count-1`` in that order (gathered at the first ``next``)."""
+    done = dict(answers)
+    for index in range(count):
+        yield done[index]
+
+
+class WorkerRunner(Runner):
+    """Expands and solves chunks in ``workers`` processes of this machine, each keeping the
+    states it makes (a seed is the number of the worker that holds its state)."""
+
+    def __init__(self, factory: Factory, workers: int) -> None:
+        """Start the worker processes."""
+        self.workers = workers
+        self.where = f"{workers} worker processes"
+        factory_bytes = pickle.dumps(factory)
+        self.connections: list[Connection] = []
+        self.processes = []
+        for number in range(workers):
+            mine, theirs = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number), daemon=True)
+            process.start()
+            theirs.close()
+            self.connections.append(mine)
+            self.processes.append(process)
+
+    def seed(self, tier: int, key: bytes, state: Any) -> Any:
+        """Hand the state to the first worker."""
+        self.connections[0].send(("adopt", tier, key, state))
+        return 0
+
+    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready."""
+        held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
+        jobs = [(number, list(chunk)) for number, keys in enumerate(held) for chunk in chunked(keys, 1)]
+        for index, answer in self._run([(number, ("expand", tier, keys)) for number, keys in jobs]):
+            yield jobs[index][1], answer
+
+    def forget(self, tier: int) -> None:
+        """Every worker drops the states of ``tier`` it still keeps."""
+        for connection in self.connections:
+            connection.send(("forget", tier))
+
+    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order, the chunks shared out in turn; the first
+        requests are sent before this returns."""
+        answers = self._run([(i % self.workers, ("solve", chunk)) for i, chunk in enumerate(chunks)])
+        return _in_order(answers, len(chunks))
+
+    def _run(self, jobs: list[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+        """Send each job (worker, request) to its worker, one at a time a worker, the first
+        ones at once; the answers, as (job's index, answer), as they come."""
+        queues: list[deque[tuple[int, Any]]] = [deque() for _ in self.connections]
+        for index, (number, request) in enumerate(jobs):
+            queues[number].append((index, request))
+        busy: dict[int, int] = {}
+        for number, queue in enumerate(queues):
+            if queue:
+                busy[number], request = queue.popleft()
+                self.connections[number].send(request)
+        return self._answers(queues, busy)
+
+    def _answers(self, queues: list[deque[tuple[int, Any]]], busy: dict[int, int]) -> Iterator[tuple[int, Any]]:
+        """The answers of the busy workers, each sent its next job as it answers."""
+        while busy:
+            for connection in wait([self.connections[number] for number in busy]):
+                assert isinstance(connection, Connection)
+                number = self.connections.index(connection)
+                status, answer = connection.recv()
+                if status == "error":
+                    raise answer
+                index = busy.pop(number)
+                if queues[number]:
+                    busy[number], request = queues[number].popleft()
+                    connection.send(request)
+                yield index, answer
+
+    def close(self) -> None:
+        """Stop the worker processes (at once, if they are at work)."""
+        for connection, process in zip(self.connections, self.processes):
+            try:
+                connection.send(("stop",))
+            except (OSError, ValueError):
+                pass
+            process.join(timeout=1)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+            connection.close()
