@@ -215,10 +215,9 @@ def _depth_first(
                 key = state if key_of is None else key_of(state)
                 if hints:
                     hint = hints.get(key)
-            elif hints:
-                hint = hints.get(state if key_of is None else key_of(state))
-            if table is not None and ply != top:
-                entry = table.get(key)
+                # What this node's search adds to these, to tell whether it may be stored.
+                horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+                entry = table.get(key) if ply != top else None
                 if entry is not None:
                     stored, bound, draft, complete, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
                     remaining = max_depth - ply
@@ -264,12 +263,11 @@ def _depth_first(
                         dropped_moves += len(skipped)
             elif hint is not None:
                 moves = hint_first(moves, hint)
-            if table is not None:
-                horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
             alpha0, beta0 = alpha, beta
             if tracer is not None:
                 tracer.open()
                 pruned = None
+            noted = tracer is not None or not ply
             # Any value beats the starting one, so the first move is always taken.
             best: Value = -INFINITY if maximizing else INFINITY
             best_move: Move = moves[0]
@@ -278,11 +276,12 @@ def _depth_first(
                 for move in moves:
                     child = result(state, move) if next_child is None else next_child()
                     value = search(child, alpha, beta, ply + 1)
-                    if tracer is not None:
-                        tracer.label(move)
-                    if not ply:
-                        root_values[move] = value
-                        root_bounds[move] = _root_bound(value, alpha, beta)
+                    if noted:  # one test a child for the two rare cases
+                        if tracer is not None:
+                            tracer.label(move)
+                        if not ply:
+                            root_values[move] = value
+                            root_bounds[move] = _root_bound(value, alpha, beta)
                     if value > best if maximizing else value < best:
                         best, best_move, best_line = value, move, (move, line)
                         if prune:
