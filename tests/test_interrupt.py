@@ -13,12 +13,13 @@ import pytest
 import gdl
 from gdl.cli.solve import ProgressLine
 from searchers import Progress
+from tests.terminal import ctrl_c_as_in_a_terminal
 
 
 def test_ctrl_c_stops_a_timed_solve_with_the_best_result_so_far() -> None:
     solve = subprocess.Popen(
         [sys.executable, "-m", "gdl", "solve", "games/connect.gdl", "--time", "120", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_in_a_terminal,
     )
     time.sleep(4)
     solve.send_signal(signal.SIGINT)
@@ -36,7 +37,7 @@ def test_ctrl_c_stops_a_timed_solve_with_the_best_result_so_far() -> None:
 def test_an_interrupted_solve_exits_with_status_130_after_printing_its_best_result() -> None:
     solve = subprocess.Popen(
         [sys.executable, "-m", "gdl", "solve", "games/connect.gdl", "--time", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_in_a_terminal,
     )
     time.sleep(4)
     solve.send_signal(signal.SIGINT)

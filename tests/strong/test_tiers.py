@@ -167,11 +167,14 @@ def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path)
     import sys
     import time
 
+    from tests.terminal import ctrl_c_as_in_a_terminal
+
     out = tmp_path / "stopped.sqlite"
     solve = subprocess.Popen(
         [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
          "--workers", "2", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
     )
     deadline = time.monotonic() + 60
     while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
