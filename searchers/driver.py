@@ -34,7 +34,7 @@ from ._common import (
 )
 from .ordering import MoveOrderer, hint_first
 from .protocol import Game, Move, Player, State, Value, position_key, repetition_scorer, rules_of
-from .results import Bound, NodeKind, SearchError, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -42,9 +42,6 @@ if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
 else:  # typeguard recognises that name; at run time the stand-in changes nothing
     typeguard_ignore = _hot.typeguard_ignore
 
-EXACT: Bound = "exact"
-LOWER: Bound = "lower"
-UPPER: Bound = "upper"
 INFINITY = float("inf")
 
 

@@ -49,16 +49,13 @@ from ._common import (
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import Game, Move, Player, State, Value, check_limits, limits_need_evaluation, rules_of
-from .results import Bound, NodeKind, SearchError, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
     from typeguard import typeguard_ignore
 else:  # typeguard recognises that name; at run time the stand-in changes nothing
     typeguard_ignore = _hot.typeguard_ignore
 
-EXACT: Bound = "exact"
-LOWER: Bound = "lower"
-UPPER: Bound = "upper"
 NO_RIVAL = -1  # no player above to prune for: the root, or the outcome of a chance node
 
 

@@ -15,6 +15,11 @@ Payoffs = dict[Any, Number]
 SearchValue = Number | Payoffs
 # "estimate": a mean of Monte Carlo playouts, neither proven nor a bound.
 Bound = Literal["exact", "upper", "lower", "estimate"]
+
+# The bounds as names, for the searchers that compare them at every node.
+EXACT: Bound = "exact"
+LOWER: Bound = "lower"
+UPPER: Bound = "upper"
 NodeKind = Literal["max", "min", "chance", "leaf"]
 
 
