@@ -7,11 +7,17 @@ versions).  ``stable_key`` writes a value as a tag byte and its contents:
 - ``None``, ``True`` and ``False`` as one tag byte each;
 - an integer as its decimal digits, a fraction as ``numerator/denominator``, a float by ``repr``;
 - a string (a symbol too) as its UTF-8 bytes;
-- a tuple (a state, a board) or a list as its items in order;
+- a tuple (a state, a board) or a list as its items in order, except that a tuple or a list
+  of integers and strings alone, at most 36 different ones (a board), is written by palette:
+  its different items, sorted by their encodings, then each item's place in that palette, all
+  as one number in base (the palette's size) in a fixed number of bytes: a connect-4 board
+  of 25 cells takes 21 bytes instead of about 130;
 - a dict (a map) as its items sorted by the encoded key, so that insertion order does not count;
 - a set or frozenset as its items sorted by their encoding.
 
 Every variable-length part carries its length first, so no two values share an encoding.
+Tablebases store the keys, so a change here is a change of the tablebase format
+(``tablebase.FORMAT``).
 """
 
 from __future__ import annotations
@@ -88,19 +94,64 @@ def _encode(value):
     raise UnkeyableValue(f"a position holds {value!r} ({type(value).__name__}), which has no stable key")
 
 
+# The palettes of the sequences met so far (see ``_palette``), by their sets of items.
+_palettes: dict[frozenset[Any], tuple[bytes, int, dict[Any, str]] | None] = {}
+_PALETTES_KEPT = 1 << 12
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # what ``int(text, base)`` reads
+_PALETTE_TAGS = {b"t": b"u", b"l": b"v"}
+_packed_sizes: dict[tuple[int, int], int] = {}
+
+
 @typeguard_ignore
 def _sequence(tag, values):
-    """``tag``, the length and the encodings of ``values`` one after the other.  When every
-    item is a leaf met before (the cells of a board, most of a position) they are looked up
-    all at once."""
+    """``tag``, the length and the encodings of ``values`` one after the other; or, for a
+    sequence of leaves with a palette, the palette's tag, the length, the palette and the
+    items' places in it as one number."""
     size = len(values)
+    if size and (set(map(type, values)) <= _leaf_types or _all_leaves(values)):
+        distinct = frozenset(values)
+        palette = _palettes.get(distinct, False)
+        if palette is False:
+            palette = _palette(distinct)
+        if palette is not None:
+            encodings, base, digits = palette
+            head = _PALETTE_TAGS[tag] + (_SHORT[size] if size < 0x80 else _length(size)) + encodings
+            if base == 1:
+                return head
+            number = int("".join(map(digits.__getitem__, values)), base)
+            return head + number.to_bytes(_packed_size(base, size), "big")
     head = tag + (_SHORT[size] if size < 0x80 else _length(size))
-    if set(map(type, values)) <= _leaf_types:
-        try:
-            return head + b"".join(map(_leaves.__getitem__, values))
-        except KeyError:
-            pass  # a value not met before: encoded (and remembered) below
     return head + b"".join(map(_encode, values))
+
+
+def _all_leaves(values: Any) -> bool:
+    """Whether every item is an integer or a string (not a bool); their types are remembered."""
+    kinds = set(map(type, values))
+    if all(kind is not bool and issubclass(kind, (int, str)) for kind in kinds):
+        _leaf_types.update(kinds)
+        return True
+    return False
+
+
+def _palette(distinct: frozenset[Any]) -> tuple[bytes, int, dict[Any, str]] | None:
+    """The palette of a sequence whose items are ``distinct`` (integers and strings): its size
+    and the items' encodings in order, the size, and each item's digit; None past 36 items."""
+    found = None
+    if len(distinct) <= len(_DIGITS):
+        ordered = sorted((_encode(item), item) for item in distinct)  # encodings differ: items never compared
+        encodings = _length(len(ordered)) + b"".join(encoding for encoding, _ in ordered)
+        found = (encodings, len(ordered), {item: _DIGITS[place] for place, (_, item) in enumerate(ordered)})
+    if len(_palettes) < _PALETTES_KEPT:
+        _palettes[distinct] = found
+    return found
+
+
+def _packed_size(base: int, size: int) -> int:
+    """The bytes that hold every number of ``size`` digits in ``base``."""
+    found = _packed_sizes.get((base, size))
+    if found is None:
+        found = _packed_sizes[(base, size)] = ((base ** size - 1).bit_length() + 7) // 8
+    return found
 
 
 def _leaf(value: int | str) -> bytes:

@@ -30,8 +30,9 @@ from typing import Any
 from ..protocol import Value
 from .solution import NEVER, NO_MOVE
 
-FORMAT = 1
-"""The layout of the tables, stored as ``format`` in ``meta``."""
+FORMAT = 2
+"""The layout of the tables and of the keys, stored as ``format`` in ``meta`` (2: boards
+written by palette, see ``keys``)."""
 
 Row = tuple[bytes, Any, int | None, int | None]
 
@@ -157,7 +158,9 @@ class TablebaseReader:
         except (sqlite3.Error, ValueError) as error:
             raise TablebaseError(f"not a gdl tablebase ({error})") from None
         if self.meta.get("format") != FORMAT:
-            raise TablebaseError(f"a tablebase of format {self.meta.get('format')!r}, which this gdl cannot read (it reads {FORMAT})")
+            raise TablebaseError(
+                f"a tablebase of format {self.meta.get('format')!r}, which this gdl cannot read (it reads "
+                f"format {FORMAT}); solve the game again with this gdl to rebuild it")
         if self.meta.get("complete") is not True:
             raise IncompleteTablebase(
                 "this tablebase is incomplete: its build was stopped before the end; "

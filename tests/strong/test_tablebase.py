@@ -144,6 +144,23 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
         base.check_game(gdl.load(TICTACTOE, size=4))
 
 
+def test_a_tablebase_of_the_first_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
+                                                    tmp_path: Path) -> None:
+    """Format 1 wrote boards cell by cell, so its keys are not the keys this gdl looks up: such
+    a file is refused, with what to do, instead of answering "not in the tablebase"."""
+    import shutil
+
+    path = tmp_path / "old.sqlite"
+    shutil.copy(tictactoe_db, path)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE meta SET value = '1' WHERE name = 'format'")
+    status, _, err = run(capsys, "query", str(path))
+    assert status == 1
+    assert "a tablebase of format 1, which this gdl cannot read (it reads format 2); solve the game again" in err
+    with pytest.raises(gdl.GdlTablebaseError, match="format 1"):
+        gdl.Tablebase(path)
+
+
 def test_an_interrupted_build_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while the positions are written: exit status 130, and the half-written file is
