@@ -4,7 +4,11 @@ Pickling a game state costs more than expanding it, so states do not travel: eac
 the children its expansions make, by tier and key, and the main process, which decides which
 positions are new, sends each worker only the keys of the positions it holds.  A child made by
 two workers is expanded by the one whose answer the main process read first; the other copy is
-dropped with its tier (``forget``).  Each worker also solves chunks of flat tiers.
+dropped with its tier (``forget``).  Before a tier is expanded, a worker that holds more than
+its share of the tier's positions hands the surplus over to the others, pickled (``give``,
+``adopt``): the start is held by one worker, and without this every position after it would
+stay with that worker too; balanced once, the workers make about equal shares of the next
+tiers, so little moves after the first tiers.  Each worker also solves chunks of flat tiers.
 
 A worker answers one request at a time over its pipe, and the main process sends a worker its
 next request before reading on, so both sides always know whose turn it is.
@@ -22,6 +26,9 @@ from typing import Any
 from ..results import SearchError
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
 from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
+
+# Positions a worker may hold beyond its share of a tier before some are moved to another.
+_BALANCE_SLACK = 256
 
 
 def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
@@ -46,8 +53,12 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
                 answer = answer[:7] + ([None if child is None else number for child in children],)
                 connection.send(("ok", answer))
             elif what == "adopt":
-                _, tier, key, state = request
-                kept.setdefault(tier, {})[key] = state
+                _, tier, keys, states = request
+                kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
+            elif what == "give":
+                _, tier, keys = request
+                held = kept.get(tier, {})
+                connection.send(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
             elif what == "forget":
                 kept.pop(request[1], None)
             elif what == "solve":
@@ -87,15 +98,35 @@ class WorkerRunner(Runner):
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """Hand the state to the first worker."""
-        self.connections[0].send(("adopt", tier, key, state))
+        self.connections[0].send(("adopt", tier, [key], pickle.dumps([state], pickle.HIGHEST_PROTOCOL)))
         return 0
 
     def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
+        self._balance(tier, held)
         jobs = [(number, list(chunk)) for number, keys in enumerate(held) for chunk in chunked(keys, 1)]
         for index, answer in self._run([(number, ("expand", tier, keys)) for number, keys in jobs]):
             yield jobs[index][1], answer
+
+    def _balance(self, tier: int, held: list[list[bytes]]) -> None:
+        """Move positions of ``tier`` from the workers holding more than their share to those
+        holding less (``held``: each worker's keys, updated), when the difference is worth it."""
+        share = -(-sum(map(len, held)) // self.workers)
+        slack = max(_BALANCE_SLACK, share // 10)
+        for giver, keys in enumerate(held):
+            for taker, taken in enumerate(held):
+                surplus, room = len(keys) - share, share - len(taken)
+                if surplus <= slack or room <= slack:
+                    continue
+                moved = keys[len(keys) - min(surplus, room):]
+                del keys[len(keys) - len(moved):]
+                self.connections[giver].send(("give", tier, moved))
+                status, states = self.connections[giver].recv()
+                if status == "error":
+                    raise states
+                self.connections[taker].send(("adopt", tier, moved, states))
+                taken += moved
 
     def forget(self, tier: int) -> None:
         """Every worker drops the states of ``tier`` it still keeps."""

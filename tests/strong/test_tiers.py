@@ -56,6 +56,46 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
 
 
+def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start is held by one worker, yet both expand about half of the positions: a worker
+    holding more than its share of a tier hands the surplus to the other. Connect on the 3x4
+    board (k = 3) has 7,157 positions by a walk in this test; each worker is made to note what
+    it expands in a file of its own."""
+    import os
+
+    import searchers.strong.workers as workers_module
+
+    expand = workers_module.expand_states
+
+    def noting(game: Any, tier: int, states: list[Any], pickled: bool = False) -> Any:
+        with open(tmp_path / f"expanded-{os.getpid()}", "a") as notes:
+            notes.write(f"{len(states)}\n")
+        return expand(game, tier, states, pickled)
+
+    monkeypatch.setattr(workers_module, "expand_states", noting)  # the workers are forked with it
+    game = gdl.load(CONNECT, **SMALL_CONNECT)
+    solve_strong(game, workers=2, factory=partial(gdl.load, CONNECT, **SMALL_CONNECT))
+    shares = [sum(map(int, path.read_text().split())) for path in tmp_path.glob("expanded-*")]
+    assert sum(shares) == reachable_positions(game) == 7_157
+    assert len(shares) == 2 and min(shares) > 0.4 * sum(shares)
+
+
+def reachable_positions(game: Any) -> int:
+    """The positions (board and player to move) reachable from the start, by a walk."""
+    seen = {game.position(game.initial_state())}
+    pending = [game.initial_state()]
+    while pending:
+        state = pending.pop()
+        if game.is_terminal(state):
+            continue
+        for move in game.actions(state):
+            child = game.result(state, move)
+            if game.position(child) not in seen:
+                seen.add(game.position(child))
+                pending.append(child)
+    return len(seen)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
