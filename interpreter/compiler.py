@@ -74,6 +74,9 @@ class RuleNeeds:
     in_result: bool = False
     remember: str | None = None                            # the global keeping its last answer
     assigned: set[str] = field(default_factory=set)        # in result: fields assigned so far
+    inline: bool = False                                   # remembered definitions computed in place
+    globals: set[str] = field(default_factory=set)         # the `_last_` globals it assigns so
+    in_comprehension: int = 0                              # comprehensions (Python scopes) it is in
 
 
 class Emitter:
@@ -90,6 +93,8 @@ class Emitter:
         self.field_reads: Callable[[model.Node], frozenset[str]] = lambda node: frozenset()
         self.remembered: set[str] = set()
         """The definitions whose last state and answer are kept (in `_last_NAME`)."""
+        self.inlinable: dict[str, model.Expr] = {}
+        """The remembered definitions a rule may compute in place, with their bodies."""
         self.boards: dict[model.Field, tuple[str, str]] = {}
         """The grid fields whose size never changes: the names of their class and cell table."""
         self.unroller = Unroller(self)
@@ -149,8 +154,16 @@ class Emitter:
         name = node.definition.name
         if not node.definition.reads_state:
             return "d_" + name
-        state = self.state_for(node.definition.value)
-        if name in self.remembered and state == "S":  # the answer kept for S, without a call
+        return self.definition_value(name, self.state_for(node.definition.value))
+
+    def definition_value(self, name: str, state: str) -> str:
+        """The value of the definition `name` (one that reads the state) for `state`: for S,
+        the answer kept for it when there is one, without a call."""
+        if name in self.remembered and state == "S":
+            body = self.inlinable.get(name) if self.function.inline and not self.function.in_comprehension else None
+            if body is not None:  # computed in place and kept, without a call (see `Passes`)
+                self.function.globals.add(f"_last_{name}")
+                return f"(_last_{name}[1] if _last_{name}[0] is S else (_last_{name} := (S, {self.expr(body)}))[1])"
             return f"(_last_{name}[1] if _last_{name}[0] is S else d_{name}(S))"
         return f"d_{name}({state})"
 
@@ -211,6 +224,14 @@ class Emitter:
         return " ".join(parts)
 
     def _expr_Comprehension(self, node: model.Comprehension) -> str:
+        # A comprehension is a Python scope of its own, where `global` does not reach.
+        self.function.in_comprehension += 1
+        try:
+            return self._comprehension(node)
+        finally:
+            self.function.in_comprehension -= 1
+
+    def _comprehension(self, node: model.Comprehension) -> str:
         element = self.expr(node.element)
         if node.form == "map":
             assert node.key is not None

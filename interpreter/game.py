@@ -124,6 +124,7 @@ class Game(BaseGame):
                 pass
         self._initial: State = tuple.__new__(self.State, initial)
         names["_failed"] = self._failed
+        names["_no_moves"] = self._no_moves
         with room_for_nesting():
             self._exec(program, program.rules_source(names, initial))
         self.generated_source = program.writer.text()
@@ -155,6 +156,8 @@ class Game(BaseGame):
             setattr(self, "is_terminal", names["d_terminal"])
         if "d_to_move" in program.guards and checked.to_move_proven:
             setattr(self, "to_move", names["d_to_move"])
+        if "actions" in names:
+            setattr(self, "actions", names["actions"])
         self.has_evaluation = self._evaluation is not None
         self._player_index: dict[str, int] = {p: i for i, p in enumerate(players)}
         # Two players giving one number play a zero-sum game; payoffs given for each player
@@ -162,6 +165,10 @@ class Game(BaseGame):
         self.zero_sum = checked.payoffs == "number"
         self._utility_of = self._payoff("utility", self._utility)
         self._evaluation_of = None if self._evaluation is None else self._payoff("evaluation", self._evaluation)
+        # The payoff functions are handed out in place of the methods that call them.
+        setattr(self, "utility", self._utility_of)
+        if self._evaluation_of is not None:
+            setattr(self, "evaluate", self._evaluation_of)
         self._repetition_of = self._payoff("repetition", self._repetition)
         self.has_chance = self._outcomes is not None
         self.has_tiers = self._tier is not None
@@ -343,7 +350,12 @@ class Game(BaseGame):
             moves: tuple[Any, ...] = self._moves(state)
         except Exception as error:
             raise self._rule_error(error, state, "moves") from None
-        if not moves and not self.is_terminal(state) and not self.is_chance(state):
+        return moves if moves else self._no_moves(state, moves)
+
+    @typeguard_ignore
+    def _no_moves(self, state: State, moves: tuple[Any, ...]) -> tuple[Any, ...]:
+        """No moves: right at the end of the game or where dice decide, a mistake elsewhere."""
+        if not self.is_terminal(state) and not self.is_chance(state):
             raise self._rule_failure("this state is not terminal, yet it has no moves (add a pass move, or end the game here)", "moves", state)
         return moves
 
@@ -439,7 +451,10 @@ class Game(BaseGame):
 
             @typeguard_ignore
             def from_one_number(state: State, player: str) -> Number:
-                value = self._payoff_value(name, rule, state)
+                try:  # not `_payoff_value`: a call less at every end of a search
+                    value = rule(state)
+                except Exception as error:
+                    raise self._rule_error(error, state, name) from None
                 if type(value) not in (int, Fraction):
                     raise self._rule_failure(f"`{name}` must be a number, got {to_text(value)}", name, state)
                 payoff: Number = value if player == first else -value

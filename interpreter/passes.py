@@ -20,6 +20,11 @@ the answers stay the same.
 - `result_helpers`: a rule called from `result` gets the state it was called with, not a state
   made of the fields, when it reads no field assigned so far.
 - `integer_division`: `/` of two integers makes a fraction only when the quotient is not whole.
+- `inline_definitions`: a rule the game calls directly (`terminal`, `moves`, `to_move`) computes
+  the remembered definitions it reads (`x_won`, `moves`) in place, keeping their answers as
+  their own functions do, instead of calling them: a call less for each at every node. Its
+  failures are reported by a plain copy of the rule, run again, so they are shown where the
+  file wrote what failed.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class Passes:
     typed_updates: bool = True
     result_helpers: bool = True
     integer_division: bool = True
+    inline_definitions: bool = True
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from gdl import model
+from gdl.kinds import BOOL
 from gdl.values import Grid
 from interpreter.compiler import Emitter, RuleNeeds, checked_text, ordered
 from interpreter.lowered import Loaded, loaded, rewrite
@@ -39,7 +40,7 @@ class Program:
         self.loadable: list[str] = []
         self.guards: dict[str, str] = {"result": ""}
         """The functions the game calls directly, by name, with the rule each stands for."""
-        for rule in ("terminal", "to_move"):
+        for rule in ("terminal", "to_move", "moves"):
             if rule in game.definitions and game.definitions[rule].reads_state:
                 self.guards["d_" + rule] = rule
         self.extra: dict[str, Any] = {}  # values made at load by the passes (lowered cells)
@@ -131,6 +132,8 @@ class Program:
         referenced = {n.definition.name for body in rules.values() for n in model.walk(body)
                       if isinstance(n, model.DefinitionRef) and n.definition.reads_state}
         self.emitter.remembered = referenced
+        if self.passes.inline_definitions:
+            self.emitter.inlinable = {name: rules["d_" + name] for name in referenced if self.inlinable(rules["d_" + name])}
         game = self.game
         for name, definition in game.definitions.items():
             if definition.reads_state:
@@ -141,6 +144,8 @@ class Program:
                           fixed=frozenset(function.params))
         if game.result is not None:
             self.result(rules["result"], game.result)
+        if "d_moves" in self.guards:
+            self.actions()
         self.write_afters()
         return "\n" * start + self.writer.text(start)
 
@@ -183,18 +188,36 @@ class Program:
         if state and self.passes.hoist_invariants:
             hoisted = hoist_invariants(body, fixed - _assigned_locals(body))  # type: ignore[assignment]
         plain = f"_plain_{name.lstrip('_')}"
-        if hoisted is not body and any(True for _ in hoisted_calls(hoisted)):
-            self.function(name, params, hoisted, node, fallback=plain, remember=remember)
+        inline = name in self.guards and self.computes_in_place(body)
+        if inline or (hoisted is not body and any(True for _ in hoisted_calls(hoisted))):
+            if inline:  # its failures are found again by the plain copy, which reports them
+                self.guards[plain] = self.guards[name]
+            self.function(name, params, hoisted, node, fallback=plain, remember=remember, inline=inline)
             self.function(plain, params, body, node)
         else:
             self.function(name, params, body, node, remember=remember)
 
+    def inlinable(self, body: Body) -> bool:
+        """Whether a remembered definition may be computed in place in the rules the game calls:
+        one expression written as it is (not unrolled into loops, no calls to hoist, no `after`)."""
+        unroller = self.emitter.unroller
+        if isinstance(body, model.Block) or any(isinstance(n, model.After) for n in model.walk(body)):
+            return False
+        if self.passes.unroll and ((body.kind == BOOL and unroller.has_quantifier(body)) or unroller.tally(body) is not None):
+            return False
+        return not (self.passes.hoist_invariants and any(True for _ in hoisted_calls(hoist_invariants(body, frozenset()))))
+
+    def computes_in_place(self, body: Body) -> bool:
+        """Whether a rule reads a remembered definition it may compute in place."""
+        inlinable = self.emitter.inlinable
+        return any(isinstance(n, model.DefinitionRef) and n.definition.name in inlinable for n in model.walk(body))
+
     def function(self, name: str, params: list[str], body: Body, node: Any, fallback: str | None = None,
-                 remember: str | None = None) -> None:
+                 remember: str | None = None, inline: bool = False) -> None:
         """`def NAME(PARAMS):` with the fields it reads bound first, then its hoisted calls;
         `remember`: the global that keeps the last state and answer (of a rule of the state)."""
         emitter, outer = self.emitter, self.writer
-        emitter.function = RuleNeeds(remember=remember)
+        emitter.function = RuleNeeds(remember=remember, inline=inline)
         inner = emitter.writer = type(outer)(1)
         if isinstance(body, model.Block):
             emitter.block(body)
@@ -220,15 +243,20 @@ class Program:
         head.extend(inner)
         outer.emit(f"def {name}({', '.join(params)}):", node)
         outer.indent()
+        assigned = sorted(needs.globals | ({remember} if remember is not None else set()))
+        if assigned:
+            outer.emit(f"global {', '.join(assigned)}")
         if remember is not None:
-            outer.emit(f"global {remember}")
             outer.emit(f"if {remember}[0] is S: return {remember}[1]")
-        self.guarded_body(head, self.guards.get(name))
+        again = f"{fallback}({', '.join(params)})" if needs.globals and fallback is not None else None
+        self.guarded_body(head, self.guards.get(name), again)
         outer.dedent()
 
-    def guarded_body(self, body: Writer, rule: str | None) -> None:
+    def guarded_body(self, body: Writer, rule: str | None, again: str | None = None) -> None:
         """The body of a function; for one the game calls directly (`rule`), inside a `try`
-        that reports a failure as the game's error, so that no wrapper is needed around it."""
+        that reports a failure as the game's error, so that no wrapper is needed around it.
+        `again`: the call of the plain copy of a rule that computes definitions in place, which
+        fails where the file wrote what failed, and so reports it there."""
         outer = self.writer
         if rule is None:
             outer.extend(body)
@@ -237,7 +265,11 @@ class Program:
         body.lines = ["    " + line for line in body.lines]
         outer.extend(body)
         outer.emit("except:")
-        outer.emit(f"    _failed(S, {rule!r})")
+        if again is None:
+            outer.emit(f"    _failed(S, {rule!r})")
+        else:
+            outer.emit("    _go_on()")
+            outer.emit(f"    return {again}")
 
     def result(self, body: Body, result: model.Result) -> None:
         """`def result(S, _move)`: the fields as locals, the block, the new state."""
@@ -255,6 +287,17 @@ class Program:
         block.emit(f"return _new_state(State, ({fields},))")
         emitter.writer = w
         self.guarded_body(block, self.guards.get("result"))
+        w.dedent()
+
+    def actions(self) -> None:
+        """`def actions(S)`: the moves, the answer `terminal` just computed for the same state
+        taken without a call; no moves where the game is not over is `_no_moves`'s to judge."""
+        w = self.writer
+        self.emitter.function = RuleNeeds()
+        w.emit("def actions(S):", self.game.definitions["moves"].node)
+        w.indent()
+        w.emit(f"_m = {self.emitter.definition_value('moves', 'S')}")
+        w.emit("return _m if _m else _no_moves(S, _m)")
         w.dedent()
 
     def write_afters(self) -> None:

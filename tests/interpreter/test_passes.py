@@ -95,6 +95,9 @@ EFFECTS: dict[str, tuple[str, str, str]] = {
     "result_helpers": ("connect", r"v_last = \(f_landing\(S, v_col\)", r"f_landing\(_new_state\(State"),
     # (open_for(X) - open_for(O)) / 100: two integers, a fraction only when not whole.
     "integer_division": ("connect", r"_divide_integers\(", r"_divide\("),
+    # terminal = x_won or o_won or moves == []: x_won computed in place and kept, not called.
+    "inline_definitions": ("tictactoe", r"\(_last_x_won := \(S, \(\(\(_s0\[0\] is s_X\)",
+                           r"def d_terminal\(S\):\n(?:(?!def ).*\n)*?.*else d_x_won\(S\)\)"),
 }
 
 
@@ -160,3 +163,33 @@ def test_a_constant_cell_off_the_board_is_reported_as_it_always_was() -> None:
     with pytest.raises(gdl.GdlRuntimeError) as caught:
         game.display(game.initial_state())
     assert caught.value.message == "cell (5, 5) is not on the 3x3 board"
+
+
+INLINED = """\
+game "Inline"
+players A, B
+state:
+    out = 0
+to_move = A
+moves = [1]
+result(m):
+    out += m
+broken = 10 // (2 - out)
+terminal = out > 5 or broken > 100
+utility = broken
+"""
+
+
+@pytest.mark.parametrize("passes", [Passes(), Passes().without("inline_definitions")], ids=["with", "without"])
+def test_a_definition_computed_in_place_fails_where_it_is_written(passes: Passes) -> None:
+    # `broken` divides by zero once out is 2: computed inside `terminal` or called from it, the
+    # failure is shown at its own line, not at `terminal`'s.
+    game = Game(gdl.check_text(INLINED, "inline.gdl", {}), passes)
+    assert ("_last_broken := (S, " in game.generated_source) == passes.inline_definitions
+    state = game.result(game.result(game.initial_state(), 1), 1)
+    assert game.is_terminal(game.result(game.initial_state(), 1)) is False
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        game.is_terminal(state)
+    assert caught.value.message == "division by zero"
+    assert caught.value.source_line == "broken = 10 // (2 - out)"
+    assert game.utility(game.result(game.initial_state(), 1), "A") == 10  # the answer terminal kept for this state

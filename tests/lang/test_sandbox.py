@@ -200,7 +200,7 @@ def test_the_compiled_code_reaches_only_prefixed_names_and_helpers() -> None:
     game = gdl.load("games/tictactoe.gdl")
     allowed_prefixes = ("b_", "s_", "p_", "d_", "f_", "_")
     for name in game._names:
-        assert name.startswith(allowed_prefixes) or name in ("result", "State"), name
+        assert name.startswith(allowed_prefixes) or name in ("result", "actions", "State"), name
     # The helpers are the runtime's own functions and value types; nothing from builtins but tuple.
     import builtins
 
