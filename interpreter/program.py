@@ -133,7 +133,8 @@ class Program:
                       if isinstance(n, model.DefinitionRef) and n.definition.reads_state}
         self.emitter.remembered = referenced
         if self.passes.inline_definitions:
-            self.emitter.inlinable = {name: rules["d_" + name] for name in referenced if self.inlinable(rules["d_" + name])}
+            self.emitter.inlinable = {name: body for name in referenced
+                                      if isinstance(body := rules["d_" + name], model.Expr) and self.inlinable(body)}
         game = self.game
         for name, definition in game.definitions.items():
             if definition.reads_state:
@@ -197,11 +198,11 @@ class Program:
         else:
             self.function(name, params, body, node, remember=remember)
 
-    def inlinable(self, body: Body) -> bool:
+    def inlinable(self, body: model.Expr) -> bool:
         """Whether a remembered definition may be computed in place in the rules the game calls:
-        one expression written as it is (not unrolled into loops, no calls to hoist, no `after`)."""
+        an expression written as it is (not unrolled into loops, no calls to hoist, no `after`)."""
         unroller = self.emitter.unroller
-        if isinstance(body, model.Block) or any(isinstance(n, model.After) for n in model.walk(body)):
+        if any(isinstance(n, model.After) for n in model.walk(body)):
             return False
         if self.passes.unroll and ((body.kind == BOOL and unroller.has_quantifier(body)) or unroller.tally(body) is not None):
             return False
