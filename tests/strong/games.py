@@ -58,18 +58,20 @@ class CoinFlip:
         return 1 if state[2] == player else -1
 
 
-def reachable(game: Any) -> set[Any]:
-    """Every state reachable from the start, by a breadth-first walk written here."""
+def reachable(game: Any, identity: Any = None) -> set[Any]:
+    """Every state reachable from the start, by a breadth-first walk written here; with
+    ``identity`` (such as the game's ``position``), what it gives of each, each met once."""
     start = game.initial_state()
-    seen, queue = {start}, deque([start])
+    identify = identity or (lambda state: state)
+    seen, queue = {identify(start)}, deque([start])
     while queue:
         state = queue.popleft()
         if game.is_terminal(state):
             continue
         for move in game.actions(state):
             child = game.result(state, move)
-            if child not in seen:
-                seen.add(child)
+            if identify(child) not in seen:
+                seen.add(identify(child))
                 queue.append(child)
     return seen
 

@@ -13,6 +13,7 @@ import pytest
 import gdl
 from gdl.cli import main
 from searchers.strong import solve_strong
+from tests.strong.games import reachable
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = str(ROOT / "games" / "connect.gdl")
@@ -76,24 +77,8 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
     game = gdl.load(CONNECT, **SMALL_CONNECT)
     solve_strong(game, workers=2, factory=partial(gdl.load, CONNECT, **SMALL_CONNECT))
     shares = [sum(map(int, path.read_text().split())) for path in tmp_path.glob("expanded-*")]
-    assert sum(shares) == reachable_positions(game) == 7_157
+    assert sum(shares) == len(reachable(game, game.position)) == 7_157
     assert len(shares) == 2 and min(shares) > 0.4 * sum(shares)
-
-
-def reachable_positions(game: Any) -> int:
-    """The positions (board and player to move) reachable from the start, by a walk."""
-    seen = {game.position(game.initial_state())}
-    pending = [game.initial_state()]
-    while pending:
-        state = pending.pop()
-        if game.is_terminal(state):
-            continue
-        for move in game.actions(state):
-            child = game.result(state, move)
-            if game.position(child) not in seen:
-                seen.add(game.position(child))
-                pending.append(child)
-    return len(seen)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
