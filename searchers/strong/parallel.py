@@ -164,6 +164,9 @@ class Runner:
 
     workers = 1
     where = "one process"
+    part_files: list[str] = []
+    """The files the runner's processes write the rows of the flat tiers they solve to (none: the
+    caller writes them)."""
 
     def __init__(self, game: Game) -> None:
         """Work with ``game`` itself, in this process."""
@@ -182,8 +185,9 @@ class Runner:
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""
 
-    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order."""
+    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order; with ``keys`` (each chunk's, for a runner with
+        ``part_files``), their rows written to those files too."""
         return (solve_chunk(chunk) for chunk in chunks)
 
     def close(self) -> None:
@@ -226,7 +230,7 @@ class RayRunner(Runner):
         for chunk, answer in zip(chunks, self._results(tasks)):
             yield [key for key, _ in chunk], answer
 
-    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
+    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order, each as soon as it is ready."""
         return self._results([self.solve_task.remote(chunk) for chunk in chunks])
 
@@ -242,8 +246,9 @@ class RayRunner(Runner):
                 raise
 
 
-def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | None) -> Runner:
-    """The runner the options ask for: Ray, worker processes, or this process."""
+def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | None, parts: str | None = None) -> Runner:
+    """The runner the options ask for: Ray, worker processes, or this process; worker processes
+    write the rows of the flat tiers they solve to files named ``parts`` and their number."""
     if ray is not None or workers > 1:
         if factory is None:
             raise SearchError("solving with workers or Ray needs a factory that builds the game")
@@ -251,5 +256,5 @@ def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | No
             return RayRunner(factory, ray)
         from .workers import WorkerRunner
 
-        return WorkerRunner(factory, workers)
+        return WorkerRunner(factory, workers, parts)
     return Runner(game)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,14 @@ def read_value(stored: int | float | str) -> Value:
     return stored
 
 
+def rows_of(keys: list[bytes], values: list[Value], remoteness: Sequence[int], best: Sequence[int]) -> list[Row]:
+    """The rows of positions (``NEVER`` and ``NO_MOVE`` become NULL), in key order."""
+    small_ints = set(map(type, values)) <= {int} and -(1 << 63) <= min(values, default=0) <= max(values, default=0) < (1 << 63)
+    stored = values if small_ints else [stored_value(v) for v in values]
+    return sorted(zip(keys, stored, [None if r == NEVER else r for r in remoteness],
+                      [None if b == NO_MOVE else b for b in best]))
+
+
 def row(key: bytes, value: Value, remoteness: int, best: int) -> Row:
     """The row of one position (``NEVER`` and ``NO_MOVE`` become NULL)."""
     return (key, stored_value(value), None if remoteness == NEVER else remoteness,
@@ -79,7 +87,7 @@ class TablebaseWriter:
         for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal")):
             if stale.exists():
                 os.remove(stale)
-        self.connection = sqlite3.connect(self.path)
+        self.connection = sqlite3.connect(self.path, uri=True)
         self.connection.executescript(
             """
             PRAGMA journal_mode = OFF;
@@ -94,6 +102,7 @@ class TablebaseWriter:
         self._set({"format": FORMAT, "complete": False})
         self.connection.commit()
         self.rows = 0
+        self.parts: list[str] = []  # the schema names of the part files attached
 
     def _set(self, meta: dict[str, Any]) -> None:
         self.connection.executemany(
@@ -109,17 +118,37 @@ class TablebaseWriter:
         self.rows += self.connection.total_changes - before
 
     def lookup(self, keys: list[bytes]) -> dict[bytes, tuple[Any, int, int]]:
-        """The rows already written for ``keys`` (a solve by tiers reads later tiers back)."""
+        """The rows already written for ``keys`` (a solve by tiers reads later tiers back),
+        here or in the part files attached."""
         found: dict[bytes, tuple[Any, int, int]] = {}
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            for key, value, remoteness, best in self.connection.execute(
-                f"SELECT key, value, remoteness, best FROM positions WHERE key IN ({marks})", chunk
-            ):
-                found[key] = (read_value(value), NEVER if remoteness is None else remoteness,
-                              NO_MOVE if best is None else best)
+        for table in ["positions"] + [f"{part}.positions" for part in self.parts]:
+            missing = [key for key in keys if key not in found]
+            for start in range(0, len(missing), 500):
+                chunk = missing[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, value, remoteness, best in self.connection.execute(
+                    f"SELECT key, value, remoteness, best FROM {table} WHERE key IN ({marks})", chunk
+                ):
+                    found[key] = (read_value(value), NEVER if remoteness is None else remoteness,
+                                  NO_MOVE if best is None else best)
         return found
+
+    def attach(self, path: str | Path) -> None:
+        """Read the rows of a part file (a tablebase another process writes) as if written here,
+        until ``absorb`` copies them in."""
+        name = f"part{len(self.parts)}"
+        self.connection.execute("ATTACH DATABASE ? AS " + name, (f"file:{path}?mode=ro",))
+        self.parts.append(name)
+
+    def absorb(self) -> None:
+        """Copy the rows of the part files attached into this tablebase, and let them go."""
+        for part in self.parts:
+            before = self.connection.total_changes
+            self.connection.execute(f"INSERT INTO positions SELECT key, value, remoteness, best FROM {part}.positions")
+            self.connection.commit()
+            self.rows += self.connection.total_changes - before
+            self.connection.execute(f"DETACH DATABASE {part}")
+        self.parts = []
 
     def finish(self, meta: dict[str, Any]) -> None:
         """Write the metadata, then mark the tablebase complete in one last transaction.

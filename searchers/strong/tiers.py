@@ -46,7 +46,7 @@ from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
     solved_meta, start_result,
 )
-from .tablebase import TablebaseWriter, stored_value
+from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge, sub_chunk, tier_solution
 
 # Positions a chunk of a flat tier's solving holds at most.
@@ -269,18 +269,15 @@ def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chanc
     size = len(tier_graph.kind)
     ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
     chunks = [(*sub_chunk(tier_graph, fixed, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges]
+    if runner.part_files:  # the workers write the rows themselves
+        return runner.solve(chunks, [tier_graph.keys[part[0]:part[-1] + 1] for part in ranges])
     return runner.solve(chunks)
 
 
 def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
     """The tablebase rows of a tier's positions, in key order."""
     size = len(keys)
-    values = solution.solved[:size]
-    small_ints = set(map(type, values)) <= {int} and -(1 << 63) <= min(values, default=0) <= max(values, default=0) < (1 << 63)
-    stored = values if small_ints else [stored_value(v) for v in values]
-    remoteness = [None if r == NEVER else r for r in solution.remoteness[:size]]
-    best = [None if b == NO_MOVE else b for b in solution.best[:size]]
-    return sorted(zip(keys, stored, remoteness, best))
+    return rows_of(keys, solution.solved[:size], solution.remoteness[:size], solution.best[:size])
 
 
 def answers_of(external: list[bytes], known: dict[bytes, Answer], writer: TablebaseWriter) -> list[Answer]:
@@ -344,7 +341,7 @@ def solve_by_tiers(
         out = Path(temporary) / "tablebase.sqlite"
     writer = TablebaseWriter(out)
     scratch = Scratch(Path(f"{out}.scratch"))
-    runner = make_runner(game, factory, workers, ray)
+    runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
     try:
         start = game.initial_state()
         position = position_of(game)
@@ -369,16 +366,20 @@ def solve_by_tiers(
         for tier in reversed(tiers):
             report.tier, report.offset = tier, totals.positions
             tier_graph = scratch.take_graph(tier)
+            if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
+                for part in runner.part_files:
+                    writer.attach(part)
             fixed = answers_of(tier_graph.external, known, writer)
             solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
             if rows:
                 writer.add(rows)  # the tier before's, while the workers solve this one
             solution = merge(list(solving))
-            rows = tier_rows(tier_graph.keys, solution)
+            rows = [] if tier_graph.flat and runner.part_files else tier_rows(tier_graph.keys, solution)
             size = len(tier_graph.keys)
             known = dict(zip(tier_graph.keys, zip(solution.solved[:size], solution.remoteness[:size])))
             totals.add(tier_graph, solution)
         writer.add(rows)
+        writer.absorb()
         finished = perf_counter()
         result = _result(game, start, start_key, writer, totals, tolerance, StrongStats(
             seconds=finished - started,

@@ -17,6 +17,7 @@ next request before reading on, so both sides always know whose turn it is.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 from collections import deque
 from collections.abc import Iterator
@@ -25,16 +26,27 @@ from typing import Any
 
 from ..results import SearchError
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
+from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
 
 # Positions a worker may hold beyond its share of a tier before some are moved to another.
 _BALANCE_SLACK = 256
 
 
-def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
-    """A worker's loop: answer requests until told to stop."""
+def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None) -> None:
+    """A worker's loop: answer requests until told to stop; the rows of the chunks it solves
+    go to its part file ``part``."""
     ignore_interrupts()
-    game = pickle.loads(factory_bytes)()
+    rows = None if part is None else TablebaseWriter(part)
+    try:
+        _answer(connection, pickle.loads(factory_bytes)(), number, rows)
+    finally:
+        if rows is not None:
+            rows.close()
+
+
+def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWriter | None) -> None:
+    """Answer requests until told to stop."""
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
     while True:
         request = connection.recv()
@@ -62,7 +74,11 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int) -> None:
             elif what == "forget":
                 kept.pop(request[1], None)
             elif what == "solve":
-                connection.send(("ok", solve_chunk(request[1])))
+                _, chunk, keys = request
+                solved = solve_chunk(chunk)
+                if keys is not None and rows is not None:
+                    rows.add(rows_of(keys, *solved[:3]))
+                connection.send(("ok", solved))
         except Exception as error:  # the game's own errors among them: the main process raises it
             try:
                 connection.send(("error", error))
@@ -81,16 +97,19 @@ class WorkerRunner(Runner):
     """Expands and solves chunks in ``workers`` processes of this machine, each keeping the
     states it makes (a seed is the number of the worker that holds its state)."""
 
-    def __init__(self, factory: Factory, workers: int) -> None:
-        """Start the worker processes."""
+    def __init__(self, factory: Factory, workers: int, parts: str | None = None) -> None:
+        """Start the worker processes (each writing the rows it solves to ``parts`` and its
+        number, if given)."""
         self.workers = workers
         self.where = f"{workers} worker processes"
+        self.part_files = [] if parts is None else [f"{parts}{number}" for number in range(workers)]
         factory_bytes = pickle.dumps(factory)
         self.connections: list[Connection] = []
         self.processes = []
         for number in range(workers):
             mine, theirs = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number), daemon=True)
+            part = self.part_files[number] if self.part_files else None
+            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part), daemon=True)
             process.start()
             theirs.close()
             self.connections.append(mine)
@@ -133,10 +152,12 @@ class WorkerRunner(Runner):
         for connection in self.connections:
             connection.send(("forget", tier))
 
-    def solve(self, chunks: list[SolveChunk]) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order, the chunks shared out in turn; the first
-        requests are sent before this returns."""
-        answers = self._run([(i % self.workers, ("solve", chunk)) for i, chunk in enumerate(chunks)])
+    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order, the chunks shared out in turn (with ``keys``,
+        each worker writes their rows to its part file); the first requests are sent before
+        this returns."""
+        answers = self._run([(i % self.workers, ("solve", chunk, None if keys is None else keys[i]))
+                             for i, chunk in enumerate(chunks)])
         return _in_order(answers, len(chunks))
 
     def _run(self, jobs: list[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
@@ -179,3 +200,7 @@ class WorkerRunner(Runner):
                 process.terminate()
                 process.join()
             connection.close()
+        for part in self.part_files:
+            for path in (part, f"{part}-journal"):
+                if os.path.exists(path):
+                    os.remove(path)

@@ -51,10 +51,12 @@ def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Pa
 
 
 def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path) -> None:
-    """Two worker processes expanding the positions write the very same rows."""
+    """Two worker processes expanding the positions, and writing the rows of the tiers they
+    solve to files of their own, give the very same rows."""
     result = solve_to(tmp_path / "workers.sqlite", workers=2)
     assert result.stats.workers == 2
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
+    assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
 
 
 def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,6 +214,7 @@ def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path)
     with pytest.raises(ProcessLookupError):
         os.killpg(solve.pid, 0)  # no worker outlived the solve
     assert out.exists() and not Path(f"{out}.scratch").exists()
+    assert not list(tmp_path.glob("stopped.sqlite.part*"))  # the workers' own row files are gone too
     with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
         gdl.Tablebase(out)
 
