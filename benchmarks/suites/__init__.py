@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from benchmarks.suites import chess_perft, load, mcts, search, solve, strong, times, walk
+from benchmarks.suites import chess_perft, driver, load, mcts, search, solve, strong, times, walk
 
 SUITES: dict[str, ModuleType] = {
     "walk": walk,
     "search": search,
+    "driver": driver,
     "mcts": mcts,
     "solve": solve,
     "times": times,

@@ -1,0 +1,89 @@
+"""driver: the cost per node of the one depth-first search behind minimax, alpha-beta and
+expectiminimax (`searchers/driver.py`) against the three separate searches it replaced
+(the `searchers` package of commit `BEFORE`, read from this repository's history with git),
+on games written by hand in Python (`tests.pygames`), so that only the searchers differ.
+
+The driver also bounds the table, extends principal variations to the end and marks values
+that depend on a cycle through chance; the old searches did less, so a ratio above 1 is what
+those cost. Without git, or outside a clone, the suite says so and measures nothing."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import searchers
+from benchmarks import ROOT
+from benchmarks.harness import Case, Contender, Outcome
+from tests.pygames import ConnectK, DiceRace, TicTacToe
+
+TITLE = "per-node cost of the shared search driver against the separate searches it replaced"
+
+BEFORE = "9bd67a0^"  # the last commit with a minimax, an alpha-beta and an expectiminimax of their own
+_PACKAGE = "searchers_before_driver"
+
+
+def _old_searchers() -> tuple[ModuleType | None, str]:
+    """The `searchers` package of ``BEFORE``, imported under another name; or None and why."""
+    if _PACKAGE in sys.modules:
+        return sys.modules[_PACKAGE], ""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BEFORE, "searchers"],
+                                 capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        return None, f"the searchers of {BEFORE} could not be read with git ({error})"
+    where = Path(tempfile.mkdtemp(prefix="gdl-bench-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(where, filter="data")
+    shutil.move(where / "searchers", where / _PACKAGE)
+    sys.path.insert(0, str(where))  # its imports are relative, so the new name holds
+    try:
+        return importlib.import_module(_PACKAGE), ""
+    finally:
+        sys.path.remove(str(where))
+
+
+def _counted(search: Callable[..., Any], game: Any, state: Any, **options: Any) -> Outcome:
+    result = search(game, state, **options)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return Outcome(result.value, result.stats.nodes)
+
+
+def _pair(old: ModuleType | None, why: str, name: str, game: Any, state: Any, **options: Any) -> list[Contender]:
+    """The separate search of ``BEFORE`` (the base) and the driver, doing the same search."""
+    new_search = getattr(searchers, name)
+    before = None if old is None else (lambda: _counted(getattr(old, name), game, state, **options))
+    return [
+        Contender(f"{name}, before the driver ({BEFORE})", before, note=why),
+        Contender(f"{name} through the driver", lambda: _counted(new_search, game, state, **options)),
+    ]
+
+
+def cases(quick: bool) -> list[Case]:
+    """Minimax and alpha-beta on tic-tac-toe, alpha-beta with table and ordering on 6x7
+    connect four, expectiminimax on a dice race; ``quick``: smaller versions of each."""
+    old, why = _old_searchers()
+    tictactoe, connect, dice = TicTacToe(), ConnectK(6, 7, 4), DiceRace(goal=5 if quick else 8)
+    start = tictactoe.initial_state()
+    if quick:
+        start = tictactoe.result(tictactoe.result(start, (1, 1)), (0, 0))
+    depth = 4 if quick else 7
+    return [
+        Case("driver", "tic-tac-toe minimax, to the end", _pair(old, why, "minimax", tictactoe, start), per_node=True),
+        Case("driver", "tic-tac-toe alphabeta, to the end", _pair(old, why, "alphabeta", tictactoe, start), per_node=True),
+        Case("driver", f"connect four 6x7 alphabeta depth {depth}, table + ordering",
+             _pair(old, why, "alphabeta", connect, connect.initial_state(), depth=depth, table=True, ordering=True),
+             per_node=True),
+        Case("driver", f"dice race to {dice.goal} expectiminimax, to the end",
+             _pair(old, why, "expectiminimax", dice, dice.initial_state()), per_node=True),
+    ]
