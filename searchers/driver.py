@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _hot
+from ._fold import SOMETHING, Fact, specialised
 from ._common import (
     UNLIMITED,
     Budget,
@@ -43,6 +45,7 @@ else:  # typeguard recognises that name; at run time the stand-in changes nothin
     typeguard_ignore = _hot.typeguard_ignore
 
 INFINITY = float("inf")
+NEGATIVE_INFINITY = -INFINITY  # a name, not a negation at every node
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ def search_game(
     def make_iterate(
         root: State, counters: Counters, budget: Budget, stack: DeepRecursion
     ) -> Callable[[int, Outcome | None], Outcome]:
-        return _depth_first(game, root, config, counters, budget, stack, trace)
+        depth_first = _specialised_depth_first(_facts(game, config, trace))
+        return depth_first(game, root, config, counters, budget, stack, trace)
 
     return search_from(
         game, state, make_iterate, depth=depth, time=time, max_nodes=max_nodes,
@@ -101,8 +105,12 @@ def _make_table(game: Game, root: State, config: SearchConfig) -> TranspositionT
     return TranspositionTable(capacity_for(memory, root, config.symmetry))
 
 
+def _wants_orderer(config: SearchConfig) -> bool:
+    return config.ordering or config.killers or config.history or config.beam is not None
+
+
 def _make_orderer(game: Game, config: SearchConfig) -> MoveOrderer | None:
-    if not (config.ordering or config.killers or config.history or config.beam is not None):
+    if not _wants_orderer(config):
         return None
     return MoveOrderer(
         game, by_evaluation=config.ordering, evaluation_plies=config.ordering_plies,
@@ -246,8 +254,7 @@ def _depth_first(
             if not moves:
                 raise no_moves_error(game, state)
             next_child = skipped = later = None
-            if ply < ordered_above:
-                assert orderer is not None
+            if orderer is not None and ply < ordered_above:
                 if hint is not None and staged and hint in moves:
                     # The hint alone first: the other moves are ranked (a child and an
                     # evaluation each) only if it does not cut off.
@@ -258,7 +265,7 @@ def _depth_first(
                         next_child = iter(children).__next__
                     if skipped:
                         dropped_moves += len(skipped)
-            elif hint is not None:
+            elif table is not None and hint is not None:  # only the table gives hints
                 moves = hint_first(moves, hint)
             alpha0, beta0 = alpha, beta
             if tracer is not None:
@@ -266,12 +273,12 @@ def _depth_first(
                 pruned = None
             noted = tracer is not None or not ply
             # Any value beats the starting one, so the first move is always taken.
-            best: Value = -INFINITY if maximizing else INFINITY
+            best: Value = NEGATIVE_INFINITY if maximizing else INFINITY
             best_move: Move = moves[0]
             best_line: Line = None
             while True:  # once, or twice when the moves after the hint are ranked later
                 for move in moves:
-                    child = result(state, move) if next_child is None else next_child()
+                    child = next_child() if orderer is not None and next_child is not None else result(state, move)
                     value = search(child, alpha, beta, ply + 1)
                     if noted:  # one test a child for the two rare cases
                         if tracer is not None:
@@ -297,8 +304,7 @@ def _depth_first(
                                         pruned = [*rest, *(m for m in later or () if m != move)]
                                 break
                 else:
-                    if later is not None:  # the hint did not cut off: rank the other moves
-                        assert orderer is not None
+                    if orderer is not None and later is not None:  # the hint did not cut off: rank the others
                         rest = [m for m in later if m != moves[0]]
                         moves, children, skipped = orderer.order(state, rest, maximizing, ply, None)
                         if children is not None:
@@ -328,13 +334,14 @@ def _depth_first(
             outcomes = chance_outcomes(state)
             if not outcomes:
                 raise SearchError(f"chance node {state!r} has no outcomes")
-            horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+            if table is not None:
+                horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
             chance_depth += 1
             if tracer is not None:
                 tracer.open()
             total: Value = 0
             for outcome, probability in outcomes:
-                value = search(result(state, outcome), -INFINITY, INFINITY, ply + 1)
+                value = search(result(state, outcome), NEGATIVE_INFINITY, INFINITY, ply + 1)
                 if tracer is not None:
                     tracer.label(outcome, probability)
                 if not ply:
@@ -419,6 +426,28 @@ def _depth_first(
         )
 
     return iterate
+
+
+def _facts(game: Game, config: SearchConfig, trace: bool) -> tuple[tuple[str, Fact], ...]:
+    """What ``_depth_first`` knows before it starts, for this search: which refinements are
+    off never change during it, so their tests are folded out of the code."""
+    facts: dict[str, Fact] = {
+        "table": SOMETHING if config.table else None,
+        "orderer": SOMETHING if _wants_orderer(config) else None,
+        "is_chance": None if rules_of(game).is_chance is None else SOMETHING,
+        "prune": config.prune,
+        "staged": config.prune and config.beam is None,
+        "trace": trace,
+    }
+    if not trace:  # with a trace, `extend` sets the tracer aside for a while
+        facts["tracer"] = None
+    return tuple(sorted(facts.items(), key=lambda fact: fact[0]))
+
+
+@lru_cache(maxsize=None)
+def _specialised_depth_first(facts: tuple[tuple[str, Fact], ...]) -> Callable[..., Callable[[int, Outcome | None], Outcome]]:
+    """``_depth_first`` with ``facts`` folded in: a node runs no test of a refinement that is off."""
+    return specialised(_depth_first, dict(facts))
 
 
 def no_moves_error(game: Game, state: State) -> SearchError:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import _hot
-from ._common import DeepRecursion
+from ._common import DeepRecursion, on_roomy_stack
 from .protocol import Game, Move, State, rules_of
 from .results import SearchError
 
@@ -50,6 +50,6 @@ def perft(game: Game, depth: int, state: State | None = None) -> int:
     stack = DeepRecursion()
     try:
         stack.grow(depth)
-        return count(root, depth)
+        return on_roomy_stack(count, root, depth)
     finally:
         stack.restore()
