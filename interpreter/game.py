@@ -107,7 +107,7 @@ class Game(BaseGame):
         self.State = state_class("State", [f.name for f in checked.fields])
         names = runtime.namespace(players)
         names.update({"s_" + s: symbol(s) for s in checked.symbols})
-        names.update({"State": self.State, "_new_state": tuple.__new__})
+        names.update({"State": self.State})
         self._names = names
         self._positions: dict[int, tuple[int, int]] = {}
         with room_for_nesting():

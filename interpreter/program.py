@@ -285,7 +285,7 @@ class Program:
         block.emit(f"{fields}, = S")
         block.emit(f"{emitter.target(result.target)} = _move", result.target)
         emitter.block(body)
-        block.emit(f"return _new_state(State, ({fields},))")
+        block.emit(f"return State(({fields},))")
         emitter.writer = w
         self.guarded_body(block, self.guards.get("result"))
         w.dedent()

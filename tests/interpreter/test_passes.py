@@ -92,7 +92,7 @@ EFFECTS: dict[str, tuple[str, str, str]] = {
     # board[c] = mover: the board's class and cell table known, no dispatch on the kind.
     "typed_updates": ("tictactoe", r"_cells = \[\*v_board\]; _cells\[_K\d+\[v_c\]\] = v_mover", r"_put\(v_board, v_c, v_mover\)"),
     # landing(col) called from result before any field is assigned: given S, no state made.
-    "result_helpers": ("connect", r"v_last = \(f_landing\(S, v_col\)", r"f_landing\(_new_state\(State"),
+    "result_helpers": ("connect", r"v_last = \(f_landing\(S, v_col\)", r"f_landing\(State\(\("),
     # (open_for(X) - open_for(O)) / 100: two integers, a fraction only when not whole.
     "integer_division": ("connect", r"_divide_integers\(", r"_divide\("),
     # terminal = x_won or o_won or moves == []: x_won computed in place and kept, not called.
