@@ -436,8 +436,6 @@ def _facts(game: Game, config: SearchConfig, trace: bool) -> tuple[tuple[str, Fa
         "orderer": SOMETHING if _wants_orderer(config) else None,
         "is_chance": None if rules_of(game).is_chance is None else SOMETHING,
         "prune": config.prune,
-        "staged": config.prune and config.beam is None,
-        "trace": trace,
     }
     if not trace:  # with a trace, `extend` sets the tracer aside for a while
         facts["tracer"] = None

@@ -64,6 +64,12 @@ def read_value(stored: int | float | str) -> Value:
     return stored
 
 
+def read_only_uri(path: str | Path) -> str:
+    """The SQLite URI that opens ``path`` read-only: the path percent-encoded, so that a file
+    name with `?`, `#` or `%` in it names that file."""
+    return Path(path).absolute().as_uri() + "?mode=ro"
+
+
 def rows_of(keys: list[bytes], values: list[Value], remoteness: Sequence[int], best: Sequence[int]) -> list[Row]:
     """The rows of positions (``NEVER`` and ``NO_MOVE`` become NULL), in key order."""
     small_ints = set(map(type, values)) <= {int} and -(1 << 63) <= min(values, default=0) <= max(values, default=0) < (1 << 63)
@@ -87,7 +93,8 @@ class TablebaseWriter:
         for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal")):
             if stale.exists():
                 os.remove(stale)
-        self.connection = sqlite3.connect(self.path, uri=True)
+        # Opened by URI, so that part files can be attached read-only by theirs.
+        self.connection = sqlite3.connect(Path(self.path).absolute().as_uri(), uri=True)
         self.connection.executescript(
             """
             PRAGMA journal_mode = OFF;
@@ -137,7 +144,7 @@ class TablebaseWriter:
         """Read the rows of a part file (a tablebase another process writes) as if written here,
         until ``absorb`` copies them in."""
         name = f"part{len(self.parts)}"
-        self.connection.execute("ATTACH DATABASE ? AS " + name, (f"file:{path}?mode=ro",))
+        self.connection.execute("ATTACH DATABASE ? AS " + name, (read_only_uri(path),))
         self.parts.append(name)
 
     def absorb(self) -> None:
@@ -182,7 +189,7 @@ class TablebaseReader:
         if not self.path.is_file():
             raise TablebaseError("no such tablebase file")
         try:
-            self.connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
             self.meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
         except (sqlite3.Error, ValueError) as error:
             raise TablebaseError(f"not a gdl tablebase ({error})") from None

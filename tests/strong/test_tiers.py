@@ -12,7 +12,7 @@ import pytest
 
 import gdl
 from gdl.cli import main
-from searchers.strong import solve_strong
+from searchers.strong import TablebaseReader, solve_strong
 from tests.strong.games import reachable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +57,15 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     assert result.stats.workers == 2
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
     assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
+
+
+def test_workers_part_files_are_read_under_a_name_with_uri_characters(whole_graph: Path, tmp_path: Path) -> None:
+    """A tablebase named with `#`, `?` and `%` (which a URI would read otherwise) gets the same
+    rows from two workers, and opens for reading."""
+    out = tmp_path / "a#b?c%20.sqlite"
+    solve_to(out, workers=2)
+    assert table(out) == table(whole_graph)
+    assert TablebaseReader(out).meta["positions"] == len(table(whole_graph))
 
 
 def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
