@@ -23,7 +23,7 @@ from .retrograde import solve_cycle
 from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
 from . import stochastic
 from .stochastic import solve_chance_cycle
-from .tablebase import TablebaseWriter, row
+from .tablebase import TablebaseWriter, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
 """Value iteration stops when no value changes by this much in a sweep."""
@@ -311,7 +311,9 @@ def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> Table
         keyed = sorted((stable_key(position), node) for position, node in table.graph.positions.items())
         for start in range(0, len(keyed), _WRITE_CHUNK):
             chunk = keyed[start:start + _WRITE_CHUNK]
-            writer.add(row(key, values[n], remoteness[n], best[n]) for key, n in chunk)
+            nodes = [n for _, n in chunk]
+            writer.add(rows_of([key for key, _ in chunk], [values[n] for n in nodes],
+                               [remoteness[n] for n in nodes], [best[n] for n in nodes]))
             report("writing", start + len(chunk))
     except BaseException:
         writer.close()

@@ -78,12 +78,6 @@ def rows_of(keys: list[bytes], values: list[Value], remoteness: Sequence[int], b
                       [None if b == NO_MOVE else b for b in best]))
 
 
-def row(key: bytes, value: Value, remoteness: int, best: int) -> Row:
-    """The row of one position (``NEVER`` and ``NO_MOVE`` become NULL)."""
-    return (key, stored_value(value), None if remoteness == NEVER else remoteness,
-            None if best == NO_MOVE else best)
-
-
 class TablebaseWriter:
     """Writes a tablebase: ``add`` rows, then ``finish`` with the metadata."""
 
