@@ -12,6 +12,13 @@ with what is known of it: ``True``/``False`` (its truth) or ``None``/``SOMETHING
 it is None). Only these forms of a test are folded: the name itself, ``name is None``,
 ``name is not None``, ``not TEST``, and ``and``/``or`` whose first operand folds; so the code
 states a flag first where it should fold: ``if table is not None and ...``.
+
+Folding leaves work behind that nothing needs, and two more steps remove it, repeated until
+nothing changes: a local set once, to ``True``, ``False`` or ``None``, becomes a fact of its
+function (``chance = is_chance is not None and ...`` folds to ``chance = False``, and then
+``if chance:`` goes); and a store to a local that nothing reads any more is dropped (the
+table's key, the window kept for the table), when what it stores costs nothing to leave out:
+a constant, a name, a tuple of those, or a name indexed by a constant (assumed not to fail).
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ import ast
 import copy
 import inspect
 import textwrap
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -98,6 +106,124 @@ class _Folder(ast.NodeTransformer):
         return kept or None  # an empty branch leaves nothing behind
 
 
+_Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+def _own_nodes(function: _Function) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s body, not those of the functions inside it."""
+    pending: list[ast.AST] = list(function.body) if isinstance(function.body, list) else [function.body]
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _shared_names(function: _Function) -> set[str]:
+    """The names ``function`` or a function inside it declares nonlocal or global: stores to
+    them are seen outside, and are never dropped or folded."""
+    return {name for node in ast.walk(function) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
+
+
+def _constant_locals(function: _Function) -> dict[str, Fact]:
+    """The locals of ``function`` set once, to True, False or None, and never set otherwise
+    (a parameter, a loop variable or a name of an inner function of the same name is set
+    otherwise)."""
+    stores: Counter[str] = Counter()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] += 1
+        elif isinstance(node, ast.arg):
+            stores[node.arg] += 1
+    constants: dict[str, Fact] = {}
+    for node in _own_nodes(function):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Constant) and node.value.value in (True, False, None)):
+            constants[node.targets[0].id] = node.value.value
+    shared = _shared_names(function)
+    return {name: value for name, value in constants.items() if stores[name] == 1 and name not in shared}
+
+
+def _costs_nothing(value: ast.expr) -> bool:
+    """Whether leaving ``value`` unevaluated changes nothing."""
+    if isinstance(value, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(value, ast.Tuple):
+        return all(_costs_nothing(item) for item in value.elts)
+    return (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+            and isinstance(value.slice, ast.Constant))
+
+
+class _DeadStores(ast.NodeTransformer):
+    """Drops the stores of one function to locals that nothing reads."""
+
+    def __init__(self, function: _Function) -> None:
+        self.function = function
+        self.read = {node.id for node in ast.walk(function)
+                     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
+        self.read |= _shared_names(function)
+        self.changed = False
+
+    def dead(self, target: ast.expr) -> bool:
+        return isinstance(target, ast.Name) and target.id not in self.read
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node if node is not self.function else self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if node.value is not None and self.dead(node.target) and _costs_nothing(node.value):
+            self.changed = True
+            return None
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | None:
+        if not _costs_nothing(node.value):
+            return node
+        targets = [target for target in node.targets if not self.dead(target)]
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                and len(node.targets[0].elts) == len(node.value.elts):
+            pairs = [(t, v) for t, v in zip(node.targets[0].elts, node.value.elts) if not self.dead(t)]
+            if len(pairs) == len(node.value.elts):
+                return node
+            self.changed = True
+            if not pairs:
+                return None
+            if len(pairs) == 1:
+                return ast.copy_location(ast.Assign(targets=[pairs[0][0]], value=pairs[0][1]), node)
+            return ast.copy_location(ast.Assign(
+                targets=[ast.Tuple([t for t, _ in pairs], ast.Store())], value=ast.Tuple([v for _, v in pairs], ast.Load())), node)
+        if len(targets) == len(node.targets):
+            return node
+        self.changed = True
+        if not targets:
+            return None
+        node.targets = targets
+        return node
+
+
+def _clear_leftovers(tree: ast.AST) -> None:
+    """Fold the locals that folding made constant and drop the stores nothing reads, in
+    every function of ``tree``, until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for function in [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]:
+            constants = _constant_locals(function)
+            if constants:
+                before = ast.dump(function)
+                _Folder(constants).visit(function)
+                changed = changed or ast.dump(function) != before
+            _fill_empty_bodies(function)
+            cleaner = _DeadStores(function)
+            cleaner.visit(function)
+            changed = changed or cleaner.changed
+
+
 def _fill_empty_bodies(tree: ast.AST) -> None:
     """Give every block emptied by folding a ``pass``."""
     for node in ast.walk(tree):
@@ -123,6 +249,7 @@ def specialised(function: F, facts: Mapping[str, Fact]) -> F:
     except (OSError, TypeError):
         return function
     folded = _Folder(facts).visit(copy.deepcopy(tree))  # folding changes nodes in place
+    _clear_leftovers(folded)
     _fill_empty_bodies(folded)
     ast.fix_missing_locations(folded)
     made: dict[str, Any] = {}

@@ -271,7 +271,6 @@ def _depth_first(
             if tracer is not None:
                 tracer.open()
                 pruned = None
-            noted = tracer is not None or not ply
             # Any value beats the starting one, so the first move is always taken.
             best: Value = NEGATIVE_INFINITY if maximizing else INFINITY
             best_move: Move = moves[0]
@@ -280,7 +279,7 @@ def _depth_first(
                 for move in moves:
                     child = next_child() if orderer is not None and next_child is not None else result(state, move)
                     value = search(child, alpha, beta, ply + 1)
-                    if noted:  # one test a child for the two rare cases
+                    if tracer is not None or not ply:  # one test a child for the two rare cases
                         if tracer is not None:
                             tracer.label(move)
                         if not ply:

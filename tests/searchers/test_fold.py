@@ -35,6 +35,33 @@ def names_in(code: CodeType) -> set[str]:
     return names
 
 
+def leftovers(table: Any, n: int) -> list[Any]:
+    """A function whose folding leaves a local known to be False and stores nothing reads."""
+    chance = table is not None and n > 3
+    key = hint = None
+    if table is not None:
+        key = n * 2
+    calls: list[int] = []
+    size = len(calls)  # a call, which the folder does not drop even where nothing reads it
+    kept, dropped = n, table
+    if chance:
+        return [key, table.get(key), kept, dropped, size]
+    return [kept, calls]
+
+
+def code_named(code: CodeType, name: str) -> CodeType:
+    """The code of the function ``name`` defined in ``code`` (at any depth)."""
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            if constant.co_name == name:
+                return constant
+            try:
+                return code_named(constant, name)
+            except LookupError:
+                pass
+    raise LookupError(name)
+
+
 def test_folded_functions_answer_as_the_original_for_every_case_of_the_facts() -> None:
     for table in (None, {}):
         for flag in (False, True):
@@ -43,6 +70,28 @@ def test_folded_functions_answer_as_the_original_for_every_case_of_the_facts() -
             assert folded is not sample
             for n in (0, 1, 2, 7):
                 assert folded(table, flag, n) == sample(table, flag, n), (facts, n)
+
+
+def test_a_local_folded_to_a_constant_is_folded_in_turn_and_stores_nothing_reads_go() -> None:
+    for table in (None, {}):
+        folded = specialised(leftovers, {"table": None if table is None else SOMETHING})
+        for n in (0, 5):
+            assert folded(table, n) == leftovers(table, n), (table, n)
+    plain = specialised(leftovers, {"table": None}).__code__
+    assert "get" not in plain.co_names  # `chance` is False, so `if chance:` is gone
+    assert not {"chance", "key", "hint", "dropped"} & set(plain.co_varnames)
+    assert {"kept", "size"} <= set(plain.co_varnames)
+    with_table = set(specialised(leftovers, {"table": SOMETHING}).__code__.co_varnames)
+    assert {"chance", "key", "dropped"} <= with_table and "hint" not in with_table  # read by nothing
+
+
+def test_a_plain_minimax_node_keeps_nothing_for_the_refinements_that_are_off() -> None:
+    """The locals a node sets for the table, the orderer and dice are not set at all."""
+    for_refinements = {"hint", "key", "alpha0", "beta0", "next_child", "later", "skipped", "best_move", "chance"}
+    plain = _specialised_depth_first(_facts(TicTacToe(), SearchConfig("minimax"), trace=False))
+    assert not for_refinements & set(code_named(plain.__code__, "search").co_varnames)
+    full = _specialised_depth_first(_facts(DiceRace(), SearchConfig("alphabeta", prune=True, table=True, ordering=True), trace=True))
+    assert for_refinements <= set(code_named(full.__code__, "search").co_varnames)
 
 
 def test_a_name_without_a_fact_is_left_alone() -> None:
