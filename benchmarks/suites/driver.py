@@ -102,7 +102,7 @@ def _pair(old: ModuleType | None, why: str, name: str, game: Any, state: Any, sm
     new_search = getattr(searchers, name)
     before = None if old is None else (lambda: _counted(getattr(old, name), game, state, **options))
     small_options = {**options, "depth": min(options["depth"], 4)} if "depth" in options else options
-    bytecodes = [f"{own_bytecodes(search, *small, **small_options):.1f} bytecodes of the searchers a node"
+    bytecodes = [f"{own_bytecodes(search, *small, **small_options):.1f} bytecodes a node in the searchers' code"
                  for search in ((getattr(old, name),) if old is not None else ()) + (new_search,)]
     return [
         Contender(f"{name}, before the driver ({BEFORE})", before, note=why or bytecodes[0]),
