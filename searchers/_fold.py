@@ -125,16 +125,30 @@ def _shared_names(function: _Function) -> set[str]:
     return {name for node in ast.walk(function) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
 
 
+def _bound_names(node: ast.AST) -> list[str]:
+    """The names ``node`` binds or unbinds, whatever the form."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return [node.id]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
+
+
 def _constant_locals(function: _Function) -> dict[str, Fact]:
-    """The locals of ``function`` set once, to True, False or None, and never set otherwise
-    (a parameter, a loop variable or a name of an inner function of the same name is set
-    otherwise)."""
-    stores: Counter[str] = Counter()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stores[node.id] += 1
-        elif isinstance(node, ast.arg):
-            stores[node.arg] += 1
+    """The locals of ``function`` set once, to True, False or None, and never bound otherwise
+    (as a parameter, a loop variable, an inner function, ...), so that every read after the
+    one store sees that value: a read before it, an error in the original, is folded too."""
+    stores: Counter[str] = Counter(name for node in ast.walk(function) for name in _bound_names(node))
     constants: dict[str, Fact] = {}
     for node in _own_nodes(function):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)

@@ -85,6 +85,22 @@ def test_a_local_folded_to_a_constant_is_folded_in_turn_and_stores_nothing_reads
     assert {"chance", "key", "dropped"} <= with_table and "hint" not in with_table  # read by nothing
 
 
+def caught(n: int) -> str:
+    """A local set once to None and bound again by an ``except ... as``."""
+    error = None
+    try:
+        1 // n
+    except ZeroDivisionError as error:
+        return "caught" if error else "none"
+    return "fine" if error is None else "?"
+
+
+def test_a_local_bound_again_otherwise_than_by_an_assignment_is_no_constant() -> None:
+    folded = specialised(caught, {})
+    assert folded is not caught
+    assert (folded(0), folded(1)) == ("caught", "fine")
+
+
 def test_a_plain_minimax_node_keeps_nothing_for_the_refinements_that_are_off() -> None:
     """The locals a node sets for the table, the orderer and dice are not set at all."""
     for_refinements = {"hint", "key", "alpha0", "beta0", "next_child", "later", "skipped", "best_move", "chance"}
