@@ -10,6 +10,7 @@ a game of more than two players must. One game gives all its payoffs one way: `u
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterator, Literal, Mapping
 
 from gdl import ast, model
@@ -75,6 +76,46 @@ def leaves(rule: str, value: model.Expr) -> Iterator[Leaf]:
             pending.append(source.function.body)
         else:
             yield Leaf(rule, source, _form_of(source.kind))
+
+
+Range = tuple[int | Fraction, int | Fraction]
+"""The lowest and highest of some numbers."""
+
+
+def outcome_range(definitions: Mapping[str, model.Definition]) -> Range | None:
+    """The lowest and highest payoff (one number, the first player's) that `utility` and
+    `repetition` can give, when every value they can give is a number written in the file,
+    through `if`s, negations, definitions and functions of one expression (a game without
+    `repetition` scores a repetition 0); None otherwise."""
+    ranges: list[Range] = [] if "repetition" in definitions else [(0, 0)]
+    for rule in ("utility", "repetition"):
+        if rule in definitions:
+            found = _number_range(definitions[rule].value, frozenset())
+            if found is None:
+                return None
+            ranges.append(found)
+    if not ranges:
+        return None
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
+def _number_range(node: model.Expr, seen: frozenset[str]) -> Range | None:
+    """The lowest and highest number ``node`` can be, when it is made only of numbers written
+    in the file; None otherwise (or for a definition that refers to itself)."""
+    if isinstance(node, model.Constant) and type(node.value) in (int, Fraction):
+        return node.value, node.value  # type: ignore[return-value]
+    if isinstance(node, model.Unary) and node.op == "-":
+        inner = _number_range(node.operand, seen)
+        return None if inner is None else (-inner[1], -inner[0])
+    if isinstance(node, model.Conditional):
+        then, otherwise = _number_range(node.then, seen), _number_range(node.otherwise, seen)
+        return None if then is None or otherwise is None else (min(then[0], otherwise[0]), max(then[1], otherwise[1]))
+    if isinstance(node, model.DefinitionRef) and node.definition.name not in seen:
+        return _number_range(node.definition.value, seen | {node.definition.name})
+    if (isinstance(node, model.FunctionCall) and isinstance(node.function.body, model.Expr)
+            and f"{node.function.name}()" not in seen):
+        return _number_range(node.function.body, seen | {f"{node.function.name}()"})
+    return None
 
 
 def payoff_form(

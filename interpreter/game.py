@@ -14,6 +14,7 @@ from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
 from gdl.kinds import CELL
 from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
+from gdl.payoffs import outcome_range
 from gdl.values import CHANCE, Grid, Map, RuleError, state_class, symbol, to_text
 from interpreter import runtime
 from interpreter.passes import Passes
@@ -163,6 +164,9 @@ class Game(BaseGame):
         # Two players giving one number play a zero-sum game; payoffs given for each player
         # are each player's own, which need not add up to zero.
         self.zero_sum = checked.payoffs == "number"
+        self.utility_bounds = outcome_range(checked.definitions) if self.zero_sum else None
+        """The lowest and highest payoff of a finished game or a repetition, when the file
+        writes every one as a number (alpha-beta searching to the end starts from it)."""
         self._utility_of = self._payoff("utility", self._utility)
         self._evaluation_of = None if self._evaluation is None else self._payoff("evaluation", self._evaluation)
         # The payoff functions are handed out in place of the methods that call them.

@@ -35,7 +35,9 @@ from ._common import (
     search_from,
 )
 from .ordering import MoveOrderer, hint_first
-from .protocol import Game, Move, Player, State, Value, position_key, repetition_scorer, rules_of
+from .protocol import (
+    Game, Move, Player, State, Value, has_chance, position_key, repetition_scorer, rules_of, utility_bounds,
+)
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
 
@@ -93,9 +95,25 @@ def search_game(
     )
 
 
-def _root_bound(value: Value, alpha: Value, beta: Value) -> Bound:
-    """Whether a root move's value is exact or a bound, given the window it was searched with."""
-    return UPPER if value <= alpha else LOWER if value >= beta else EXACT
+def _root_bound(value: Value, alpha: Value, beta: Value, floor: Value, ceiling: Value) -> Bound:
+    """Whether a root move's value is exact or a bound, given the window it was searched with
+    and the range its value cannot leave (a bound at an end of the range is exact)."""
+    if value <= alpha and value > floor:
+        return UPPER
+    return LOWER if value >= beta and value < ceiling else EXACT
+
+
+def _root_window(game: Game, root: State, config: SearchConfig, unlimited: bool) -> tuple[Value, Value]:
+    """The range of the values a search of ``root`` can meet (a window of its own for
+    alpha-beta): payoffs of finished games and repetitions, when the search goes to the end and
+    the game says their range (``utility_bounds``); else unbounded. Only the side of the root's
+    opponent is narrowed, so that every root move still gets a value."""
+    bounds = utility_bounds(game) if config.prune and unlimited else None
+    if bounds is None or game.is_terminal(root) or (has_chance(game) and game.is_chance(root)):
+        return NEGATIVE_INFINITY, INFINITY
+    if game.to_move(root) == game.players[0]:
+        return bounds[0], INFINITY
+    return NEGATIVE_INFINITY, bounds[1]
 
 
 def _make_table(game: Game, root: State, config: SearchConfig) -> TranspositionTable | None:
@@ -170,6 +188,7 @@ def _depth_first(
         root_bounds: dict[Move, Bound] = {}
         budget.root_bounds = root_bounds
         unlimited = max_depth == UNLIMITED
+        floor, ceiling = _root_window(game, root, config, unlimited)
         line: Line = None  # principal variation below the node just searched
         tracer = Tracer() if trace else None
         ply_limit = min(max_depth, stack.mark)
@@ -284,7 +303,7 @@ def _depth_first(
                             tracer.label(move)
                         if not ply:
                             root_values[move] = value
-                            root_bounds[move] = _root_bound(value, alpha, beta)
+                            root_bounds[move] = _root_bound(value, alpha, beta, floor, ceiling)
                     if value > best if maximizing else value < best:
                         best, best_move, best_line = value, move, (move, line)
                         if prune:
@@ -403,7 +422,7 @@ def _depth_first(
                 top = 0
 
         try:
-            value = search(root, -INFINITY, INFINITY, 0)
+            value = search(root, floor, ceiling, 0)
         finally:
             counters.nodes, counters.leaves, counters.cutoffs = nodes, leaves, cutoffs
             counters.table_hits, counters.repetitions = table_hits, repetitions

@@ -20,11 +20,15 @@ more (they are promises: a game that breaks them gets wrong answers):
   states, at cut-offs (the evaluation) and at repetitions, lies in low..high.
 - ``payoff_sum = S``: the payoffs of all the players add up to S at every terminal
   state, cut-off and repetition (a zero-sum game has ``S = 0`` without saying so).
+- ``utility_bounds = (low, high)``: every payoff at terminal states and at repetitions
+  lies in low..high (the evaluation need not); ``payoff_bounds`` implies it.
 
 Max^n prunes with them (Korf's shallow and immediate pruning), and Monte Carlo tree
 search scales its exploration to ``payoff_bounds`` and proves a position as soon as
 one move gives the mover the highest payoff, where that settles the others' payoffs
 (see ``searchers.payoffs``); without them it proves a position only by its whole tree.
+Alpha-beta searching to the end starts from the window ``utility_bounds`` gives, and so stops
+looking at a position's other moves as soon as one reaches the best payoff there is.
 """
 
 from __future__ import annotations
@@ -123,7 +127,17 @@ def is_zero_sum(game: Game) -> bool:
 
 def payoff_bounds(game: Game) -> tuple[Value, Value] | None:
     """The game's ``payoff_bounds`` (lowest, highest payoff of any player), or None."""
-    bounds = getattr(game, "payoff_bounds", None)
+    return _bounds(game, "payoff_bounds")
+
+
+def utility_bounds(game: Game) -> tuple[Value, Value] | None:
+    """The lowest and highest payoff at terminal states and repetitions: the game's
+    ``utility_bounds``, else its ``payoff_bounds``, else None."""
+    return _bounds(game, "utility_bounds") or payoff_bounds(game)
+
+
+def _bounds(game: Game, name: str) -> tuple[Value, Value] | None:
+    bounds = getattr(game, name, None)
     if bounds is None:
         return None
     try:
@@ -133,7 +147,7 @@ def payoff_bounds(game: Game) -> tuple[Value, Value] | None:
         valid = False
     if not valid:
         raise SearchError(
-            f"{game_name(game)}: payoff_bounds must be a pair (lowest, highest) of numbers, "
+            f"{game_name(game)}: {name} must be a pair (lowest, highest) of numbers, "
             f"not {bounds!r}"
         )
     return low, high

@@ -309,3 +309,30 @@ def test_two_player_tree_leaves_are_all_numbers_or_all_vectors() -> None:
     text = 'game "T"\nplayers A, B\n\ntree:\n    a -> (1, 2), 4\n'
     assert check_errors(text) == [(
         "this leaf is one number, but the leaf at line 5 is a payoff vector: give every leaf the same way", 5, 18)]
+
+
+# ---- the range of the payoffs at the end -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules, bounds", [
+    ("utility = 1 if n == 3 else -1", (-1, 1)),
+    ("utility = 1 if n == 3 else -1\nrepetition = 5", (-1, 5)),
+    ("utility = 2 if n == 3 else 1", (0, 2)),  # a repetition's draw, 0, is in the range too
+    ("def win() = 7\nutility = -win() if n == 3 else 3", (-7, 3)),
+    ("utility = n", None),
+    ("utility = 1 if n == 3 else -1\nrepetition = n", None),
+])
+def test_the_range_of_the_payoffs_at_the_end_is_known_when_each_is_written_as_a_number(
+        rules: str, bounds: tuple[int, int] | None) -> None:
+    game = gdl.loads(GAME.replace("utility = 1 if n == 3 else -1", rules))
+    assert game.utility_bounds == bounds
+
+
+@pytest.mark.parametrize("path, bounds", [
+    ("games/connect.gdl", (-1, 1)), ("games/tictactoe.gdl", (-10, 10)), ("games/nim.gdl", (-1, 1)),
+    ("games/kalah.gdl", None), ("games/othello.gdl", None),
+])
+def test_the_bundled_games_payoff_ranges(path: str, bounds: tuple[int, int] | None) -> None:
+    """connect: 1 or -1 for a line, 0 for a full board; tic-tac-toe 10, -10, 0; Nim the taker's
+    win or loss, negated in misère; Kalah and Othello count seeds and discs."""
+    assert gdl.load(path).utility_bounds == bounds

@@ -4,6 +4,7 @@ are not called exact when positions repeat through the dice."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -25,6 +26,28 @@ from tests.searchers.random_games import (
 
 Search = Callable[[Any], SearchResult]
 
+
+def with_utility_range(game: Any) -> Any:
+    """A copy of ``game`` that declares ``utility_bounds``: the lowest and highest utility of
+    the finished games reachable from the start and 0 (a repetition's draw), found by
+    visiting every reachable position."""
+    first = game.players[0]
+    seen: set[Any] = set()
+    pending, payoffs = [game.initial_state()], {0}
+    while pending:
+        state = pending.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        if game.is_terminal(state):
+            payoffs.add(game.utility(state, first))
+        else:
+            pending.extend(game.result(state, move) for move in game.actions(state))
+    declared = copy.copy(game)
+    declared.utility_bounds = (min(payoffs), max(payoffs))
+    return declared
+
+
 # Every searcher with every refinement, searching to the end.
 EXACT_SEARCHES: list[tuple[str, Search]] = [
     ("minimax", lambda g: minimax(g)),
@@ -35,6 +58,8 @@ EXACT_SEARCHES: list[tuple[str, Search]] = [
     ("alphabeta everything", lambda g: alphabeta(
         g, table=True, ordering=True, killers=True, history=True, symmetry=True)),
     ("alphabeta tiny table", lambda g: alphabeta(g, table=True, memory=1)),
+    ("alphabeta utility range", lambda g: alphabeta(with_utility_range(g))),
+    ("alphabeta utility range table ordering", lambda g: alphabeta(with_utility_range(g), table=True, ordering=True)),
     ("expectiminimax", lambda g: expectiminimax(g)),
     ("expectiminimax table", lambda g: expectiminimax(g, table=True)),
 ]
@@ -95,6 +120,40 @@ def test_limited_principal_variation_ends_at_the_evaluated_horizon(
 ) -> None:
     result = search(game)
     assert replay(game, result, depth=result.stats.depth) == result.value
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_graphs(), st.booleans())
+def test_with_the_utility_range_every_root_move_value_is_right_or_a_true_bound(game: Any, below: bool) -> None:
+    """Searched from a MAX root (the start) or a MIN root (below it), with the window the
+    utility's range gives: each root move's value is its minimax value where called exact, and
+    a bound on it otherwise, never a bound that the range makes exact."""
+    declared = with_utility_range(game)
+    low, high = declared.utility_bounds
+    root = game.initial_state()
+    if below:
+        root = game.result(root, game.actions(root)[0])
+        if game.is_terminal(root):
+            return
+    result = alphabeta(declared, root)
+    assert result.value == reference_value(game, root)
+    for move, value in result.move_values.items():
+        child = game.result(root, move)
+        true = reference_value(game, child, (root,))
+        bound = result.move_bounds[move]
+        # At most the lowest payoff is the lowest payoff; at least the highest, the highest.
+        assert (bound, value) not in (("upper", low), ("lower", high))
+        assert true == value if bound == "exact" else true <= value if bound == "upper" else true >= value
+
+
+def test_the_utility_range_saves_nodes_and_changes_no_value() -> None:
+    """Connect four 4x4 (a draw, 0) and tic-tac-toe (a draw) with the table and ordering: the
+    same values, fewer nodes, when the games declare the range of their payoffs."""
+    for game, known in ((ConnectK(4, 4, 4), 0), (TicTacToe(), 0)):
+        plain = alphabeta(game, table=True, ordering=True)
+        ranged = alphabeta(with_utility_range(game), table=True, ordering=True)
+        assert plain.value == ranged.value == known
+        assert ranged.stats.nodes < plain.stats.nodes
 
 
 def bouton(piles: tuple[int, ...]) -> int:
