@@ -46,9 +46,15 @@ class _Folder(ast.NodeTransformer):
 
     def __init__(self, facts: Mapping[str, Fact]) -> None:
         self.facts = facts
+        self.changed = False  # whether a test was decided (and so replaced)
 
     def known(self, test: ast.expr) -> bool | None:
         """The truth of ``test`` if the facts decide it, else None."""
+        truth = self._truth(test)
+        self.changed = self.changed or truth is not None
+        return truth
+
+    def _truth(self, test: ast.expr) -> bool | None:
         if isinstance(test, ast.Constant) and isinstance(test.value, bool):
             return test.value
         if isinstance(test, ast.Name) and test.id in self.facts:
@@ -119,12 +125,6 @@ def _own_nodes(function: _Function) -> Iterator[ast.AST]:
             pending.extend(ast.iter_child_nodes(node))
 
 
-def _shared_names(function: _Function) -> set[str]:
-    """The names ``function`` or a function inside it declares nonlocal or global: stores to
-    them are seen outside, and are never dropped or folded."""
-    return {name for node in ast.walk(function) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
-
-
 def _bound_names(node: ast.AST) -> list[str]:
     """The names ``node`` binds or unbinds, whatever the form."""
     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -144,18 +144,43 @@ def _bound_names(node: ast.AST) -> list[str]:
     return []
 
 
-def _constant_locals(function: _Function) -> dict[str, Fact]:
+class _Names:
+    """What each function of a tree does with names (its inner functions included), in one
+    walk: how often it binds each name, and which names it reads."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.bound: dict[ast.AST, Counter[str]] = {}
+        self.read: dict[ast.AST, set[str]] = {}
+        self._visit(tree, [])
+
+    def _visit(self, node: ast.AST, enclosing: list[ast.AST]) -> None:
+        bound, read = _bound_names(node), []
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+            read = [node.id]
+        elif isinstance(node, (ast.Nonlocal, ast.Global)):
+            # Stores to them are seen outside: kept (as if read), and never folded (as if bound twice).
+            read, bound = node.names, node.names * 2
+        for function in enclosing:
+            self.bound[function].update(bound)
+            self.read[function].update(read)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.bound[node], self.read[node] = Counter(), set()
+            enclosing = [*enclosing, node]
+        for child in ast.iter_child_nodes(node):
+            self._visit(child, enclosing)
+
+
+def _constant_locals(function: _Function, names: _Names) -> dict[str, Fact]:
     """The locals of ``function`` set once, to True, False or None, and never bound otherwise
     (as a parameter, a loop variable, an inner function, ...), so that every read after the
     one store sees that value: a read before it, an error in the original, is folded too."""
-    stores: Counter[str] = Counter(name for node in ast.walk(function) for name in _bound_names(node))
     constants: dict[str, Fact] = {}
     for node in _own_nodes(function):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Constant) and node.value.value in (True, False, None)):
             constants[node.targets[0].id] = node.value.value
-    shared = _shared_names(function)
-    return {name: value for name, value in constants.items() if stores[name] == 1 and name not in shared}
+    bound = names.bound.get(function, Counter())
+    return {name: value for name, value in constants.items() if bound[name] == 1}
 
 
 def _costs_nothing(value: ast.expr) -> bool:
@@ -171,11 +196,9 @@ def _costs_nothing(value: ast.expr) -> bool:
 class _DeadStores(ast.NodeTransformer):
     """Drops the stores of one function to locals that nothing reads."""
 
-    def __init__(self, function: _Function) -> None:
+    def __init__(self, function: _Function, names: _Names) -> None:
         self.function = function
-        self.read = {node.id for node in ast.walk(function)
-                     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
-        self.read |= _shared_names(function)
+        self.read = names.read.get(function, set())
         self.changed = False
 
     def dead(self, target: ast.expr) -> bool:
@@ -223,17 +246,19 @@ class _DeadStores(ast.NodeTransformer):
 def _clear_leftovers(tree: ast.AST) -> None:
     """Fold the locals that folding made constant and drop the stores nothing reads, in
     every function of ``tree``, until nothing changes."""
+    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     changed = True
     while changed:
         changed = False
-        for function in [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]:
-            constants = _constant_locals(function)
+        names = _Names(tree)  # counted before the round: what the round removes only keeps more
+        for function in functions:
+            constants = _constant_locals(function, names)
             if constants:
-                before = ast.dump(function)
-                _Folder(constants).visit(function)
-                changed = changed or ast.dump(function) != before
+                folder = _Folder(constants)
+                folder.visit(function)
+                changed = changed or folder.changed
             _fill_empty_bodies(function)
-            cleaner = _DeadStores(function)
+            cleaner = _DeadStores(function, names)
             cleaner.visit(function)
             changed = changed or cleaner.changed
 
