@@ -84,13 +84,13 @@ Range = tuple[int | Fraction, int | Fraction]
 
 def outcome_range(definitions: Mapping[str, model.Definition]) -> Range | None:
     """The lowest and highest payoff (one number, the first player's) that `utility` and
-    `repetition` can give, when every value they can give is a number written in the file,
-    through `if`s, negations, definitions and functions of one expression (a game without
-    `repetition` scores a repetition 0); None otherwise."""
+    `repetition` can give, when every value they can give (see `leaves`) is a number written in
+    the file or a negation of such (a game without `repetition` scores a repetition 0); None
+    otherwise."""
     ranges: list[Range] = [] if "repetition" in definitions else [(0, 0)]
     for rule in ("utility", "repetition"):
         if rule in definitions:
-            found = _number_range(definitions[rule].value, frozenset())
+            found = _number_range(definitions[rule].value)
             if found is None:
                 return None
             ranges.append(found)
@@ -99,23 +99,29 @@ def outcome_range(definitions: Mapping[str, model.Definition]) -> Range | None:
     return min(low for low, _ in ranges), max(high for _, high in ranges)
 
 
-def _number_range(node: model.Expr, seen: frozenset[str]) -> Range | None:
-    """The lowest and highest number ``node`` can be, when it is made only of numbers written
-    in the file; None otherwise (or for a definition that refers to itself)."""
-    if isinstance(node, model.Constant) and type(node.value) in (int, Fraction):
-        return node.value, node.value  # type: ignore[return-value]
-    if isinstance(node, model.Unary) and node.op == "-":
-        inner = _number_range(node.operand, seen)
-        return None if inner is None else (-inner[1], -inner[0])
-    if isinstance(node, model.Conditional):
-        then, otherwise = _number_range(node.then, seen), _number_range(node.otherwise, seen)
-        return None if then is None or otherwise is None else (min(then[0], otherwise[0]), max(then[1], otherwise[1]))
-    if isinstance(node, model.DefinitionRef) and node.definition.name not in seen:
-        return _number_range(node.definition.value, seen | {node.definition.name})
-    if (isinstance(node, model.FunctionCall) and isinstance(node.function.body, model.Expr)
-            and f"{node.function.name}()" not in seen):
-        return _number_range(node.function.body, seen | {f"{node.function.name}()"})
-    return None
+def _number_range(node: model.Expr, depth: int = 0) -> Range | None:
+    """The lowest and highest number ``node`` can be, when each value it can give (`leaves`)
+    is a number written in the file or the negation of such values; None otherwise."""
+    lows, highs = [], []
+    for leaf in leaves("", node):
+        value = leaf.node
+        if isinstance(value, model.Constant) and type(value.value) in (int, Fraction):
+            found: Range | None = (value.value, value.value)  # type: ignore[assignment]
+        elif isinstance(value, model.Unary) and value.op == "-" and depth < _DEEPEST_NEGATION:
+            inner = _number_range(value.operand, depth + 1)
+            found = None if inner is None else (-inner[1], -inner[0])
+        else:
+            found = None
+        if found is None:
+            return None
+        lows.append(found[0])
+        highs.append(found[1])
+    return (min(lows), max(highs)) if lows else None
+
+
+# Negations inside negations followed at most this deep (a definition cannot refer to itself,
+# but a bound keeps the walk finite whatever the model holds).
+_DEEPEST_NEGATION = 32
 
 
 def payoff_form(
