@@ -424,9 +424,11 @@ class Game(BaseGame):
 
     @typeguard_ignore
     def canonical(self, state: State) -> Any:
-        """One key shared by all the states the game's `symmetries` make equivalent."""
+        """One key shared by all the states the game's `symmetries` make equivalent and, when
+        the file says its `position`, by all the states of one position: their positions'
+        images, the one with the least hash."""
         if not self._symmetries:
-            return state
+            return self.position(state)
         variants = [state]
         for turns, cell_map in self._turns:
             # A symmetry turns every board of the state, and every cell it holds, at once.
@@ -437,6 +439,8 @@ class Game(BaseGame):
             for position in self._cell_fields:
                 fields[position] = cell_map.get(fields[position], fields[position])
             variants.append(tuple.__new__(type(state), fields))
+        if self._position is not None:
+            return min(map(self.position, variants), key=hash)
         return min(variants, key=hash)
 
     @typeguard_ignore

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from random import Random
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _hot
@@ -36,7 +37,8 @@ from ._common import (
 )
 from .ordering import MoveOrderer, hint_first
 from .protocol import (
-    Game, Move, Player, State, Value, has_chance, position_key, repetition_scorer, rules_of, utility_bounds,
+    Game, Move, Player, State, Value, check_merge, has_chance, has_position, position_key, repetition_scorer,
+    rules_of, utility_bounds,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
@@ -48,6 +50,7 @@ else:  # typeguard recognises that name; at run time the stand-in changes nothin
 
 INFINITY = float("inf")
 NEGATIVE_INFINITY = -INFINITY  # a name, not a negation at every node
+_MERGE_CHECKS = 64  # pairs of states of one position compared, at most, in one search
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,10 @@ def _depth_first(
     chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], rules.chance_outcomes)
     score_repetition = repetition_scorer(game)
     key_of = position_key(game, config.symmetry)
+    # A key that merges the states of one position trusts the game's `position`: the first
+    # merges are checked (a state's moves and the positions they lead to), as the strong solver does.
+    merge_checks = _MERGE_CHECKS if config.table and has_position(game) else 0
+    choose = Random(0)  # the lines of play of those checks: the same in every run
     prune = config.prune
     table = _make_table(game, root, config)
     counters.table = table
@@ -197,7 +204,7 @@ def _depth_first(
         def search(state: State, alpha: Value, beta: Value, ply: int) -> Value:
             """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
             nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
-            nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves
+            nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves, merge_checks
             if nodes >= check_at:
                 check_at = budget.check(nodes)
             nodes += 1
@@ -243,6 +250,9 @@ def _depth_first(
                 horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
                 entry = table.get(key) if ply != top else None
                 if entry is not None:
+                    if merge_checks and entry[5] != state:
+                        merge_checks -= 1
+                        check_merge(game, entry[5], state, choose)
                     stored, bound, draft, complete, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
                     remaining = max_depth - ply
                     # A complete entry saw only finished games below it: in a search to the end

@@ -4,7 +4,7 @@ A game is any object with ``players``, ``initial_state()``, ``to_move(s)``,
 ``actions(s)``, ``result(s, a)``, ``is_terminal(s)`` and ``utility(s, p)``;
 optionally ``evaluate(s, p)`` (with ``has_evaluation``), chance nodes
 (``has_chance``, ``is_chance(s)``, ``chance_outcomes(s)``), ``canonical(s)``,
-``repetition_utility(s, p)`` and ``zero_sum``.  The searchers use nothing else,
+``position(s)``, ``repetition_utility(s, p)`` and ``zero_sum``.  The searchers use nothing else,
 so a hand-written Python class serves as well as a game loaded from a file.
 
 Any number of players.  ``players`` lists them in turn order (``to_move`` decides
@@ -29,12 +29,18 @@ one move gives the mover the highest payoff, where that settles the others' payo
 (see ``searchers.payoffs``); without them it proves a position only by its whole tree.
 Alpha-beta searching to the end starts from the window ``utility_bounds`` gives, and so stops
 looking at a position's other moves as soon as one reaches the best payoff there is.
+
+``position(s)`` says what identifies a position, where a state holds more (a field kept only to
+speed up the rules): states with the same position must play the same from there on. The
+transposition table and the strong solver keep one entry per position, and check that promise
+on a sample of the states they merge.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from random import Random
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -224,6 +230,70 @@ def repetition_scorer(game: Game) -> Callable[[State], Value]:
 
 
 def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | None:
-    """The function giving a state's table key, or None when the state is its own key."""
+    """The function giving a state's table key, or None when the state is its own key: under
+    ``symmetry``, ``canonical(s)`` (which, for a game saying ``position``, keys the position);
+    otherwise ``position(s)`` when the game has one (``has_position`` false says it has not)."""
     canonical: Callable[[State], Hashable] | None = getattr(game, "canonical", None)
-    return canonical if symmetry and callable(canonical) else None
+    if symmetry and callable(canonical):
+        return canonical
+    return game.position if has_position(game) else None
+
+
+def has_position(game: Game) -> bool:
+    """Whether the game says what identifies a position (``position(s)``), so that states that
+    differ may be one position (``has_position`` false says a game's ``position`` is the state)."""
+    return callable(getattr(game, "position", None)) and bool(getattr(game, "has_position", True))
+
+
+def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -> tuple[Any, ...]:
+    """What a position must fix: finished or not, the score, who moves, the moves, and the
+    positions they lead to (with their probabilities at a chance node)."""
+    if game.is_terminal(state):
+        return ("terminal", game.utility(state, game.players[0]))
+    if has_chance(game) and game.is_chance(state):
+        outcomes = game.chance_outcomes(state)
+        return ("chance", tuple((o, p, position(game.result(state, o))) for o, p in outcomes))
+    moves = tuple(game.actions(state))
+    return (game.to_move(state), moves, tuple(position(game.result(state, m)) for m in moves))
+
+
+def check_same_position(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> None:
+    """Raise the game's error if two states of one position behave differently."""
+    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
+    if mine == theirs:
+        return
+    if mine[0] != theirs[0]:
+        what = "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
+    elif mine[0] == "terminal":
+        what = "they score differently"
+    elif mine[1] != theirs[1] and mine[0] != "chance":
+        what = "they have different moves"
+    else:
+        what = "the same move leads to different positions"
+    make_error = getattr(game, "position_error", None)
+    if callable(make_error):
+        raise make_error(first, second, what)
+    raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
+
+
+def check_merge(game: Game, stored: State, state: State, choose: Random) -> None:
+    """Check two states that a table key stands for: if the key makes them one position (rather
+    than mirror images under the game's symmetries), they must play the same. They are compared
+    here and along one line of play from both, the same moves chosen by ``choose``, to the end:
+    a field the position leaves out may matter only to the score of a finished game."""
+    position = game.position
+    if position(stored) != position(state):
+        return
+    chance = has_chance(game)
+    for _ in range(_MERGE_CHECK_PLIES):
+        check_same_position(game, stored, state, position)
+        if game.is_terminal(stored):
+            return
+        if chance and game.is_chance(stored):
+            move = choose.choice(game.chance_outcomes(stored))[0]
+        else:
+            move = choose.choice(game.actions(stored))
+        stored, state = game.result(stored, move), game.result(state, move)
+
+
+_MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far

@@ -18,7 +18,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
-from ..protocol import Game, State, Value, has_chance
+from ..protocol import Game, State, Value, check_same_position, has_chance
 from ..results import SearchError
 
 if TYPE_CHECKING:
@@ -131,37 +131,6 @@ def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
         f"the move {move!r} goes from tier {game.tier(state)} down to tier {game.tier(child)}: "
         "no move may lower the tier"
     )
-
-
-def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -> tuple[Any, ...]:
-    """What a position must fix: finished or not, the score, who moves, the moves, and the
-    positions they lead to (with their probabilities at a chance node)."""
-    if game.is_terminal(state):
-        return ("terminal", game.utility(state, game.players[0]))
-    if has_chance(game) and game.is_chance(state):
-        outcomes = game.chance_outcomes(state)
-        return ("chance", tuple((o, p, position(game.result(state, o))) for o, p in outcomes))
-    moves = tuple(game.actions(state))
-    return (game.to_move(state), moves, tuple(position(game.result(state, m)) for m in moves))
-
-
-def check_same_position(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> None:
-    """Raise the game's error if two states of one position behave differently."""
-    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
-    if mine == theirs:
-        return
-    if mine[0] != theirs[0]:
-        what = "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
-    elif mine[0] == "terminal":
-        what = "they score differently"
-    elif mine[1] != theirs[1] and mine[0] != "chance":
-        what = "they have different moves"
-    else:
-        what = "the same move leads to different positions"
-    make_error = getattr(game, "position_error", None)
-    if callable(make_error):
-        raise make_error(first, second, what)
-    raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
 
 
 class PositionSampler:

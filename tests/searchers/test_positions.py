@@ -1,0 +1,97 @@
+"""The transposition table stores a game's positions, not its states, where the game says what a
+position is (`position = ...`): states that differ only in a field kept to speed up the rules
+share one entry, the values stay the same, and a `position` that merges states of different
+play is caught."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import gdl
+from gdl.errors import GdlError
+from searchers import alphabeta
+
+ROOT = Path(__file__).resolve().parents[2]
+CONNECT = (ROOT / "games" / "connect.gdl").read_text()
+POSITION_LINE = "position = (board, mover)\n"
+
+
+def test_two_move_orders_to_one_board_share_a_key_and_so_do_their_mirror_images() -> None:
+    """Connect 4x4: columns 0, 1, 2 and 2, 1, 0 make the same board, but the last disc (X's)
+    lands in column 2 in one and column 0 in the other, so the states differ (`last`); the
+    boards, the movers and so the keys agree, and the mirrored order 3, 2, 1 has the key too."""
+    game = gdl.load(ROOT / "games" / "connect.gdl", rows=4, cols=4)
+
+    def play(*moves: int) -> object:
+        state = game.initial_state()
+        for move in moves:
+            state = game.result(state, move)
+        return state
+
+    first, second, mirrored = play(0, 1, 2), play(2, 1, 0), play(3, 2, 1)
+    assert first != second and first.board == second.board  # type: ignore[attr-defined]
+    assert game.canonical(first) == game.canonical(second) == game.canonical(mirrored)
+    assert game.position(first) == game.position(second) != game.position(mirrored)
+
+
+@pytest.mark.parametrize("symmetry", [False, True])
+def test_keying_positions_saves_nodes_and_keeps_the_value(symmetry: bool) -> None:
+    """Connect 4x4 (a draw, value 0, as the file's header says) searched with the table, by
+    positions and, with the `position` line taken out of the file, by states: the same value,
+    and fewer nodes by positions (a board comes back with its last disc elsewhere)."""
+    assert POSITION_LINE in CONNECT
+    by_positions = gdl.loads(CONNECT, rows=4, cols=4)
+    by_states = gdl.loads(CONNECT.replace(POSITION_LINE, ""), rows=4, cols=4)
+    assert not by_states.has_position
+    searched = [alphabeta(game, table=True, ordering=True, symmetry=symmetry) for game in (by_positions, by_states)]
+    assert [result.value for result in searched] == [0, 0]
+    assert all(result.exact for result in searched)
+    assert searched[0].stats.nodes < searched[1].stats.nodes
+
+
+def test_a_position_that_forgets_the_player_to_move_is_caught_by_the_table() -> None:
+    """Nim (3, 4, 5) with `position = heaps`: (1, 4, 5) comes after one move (take 2) or two
+    (take 1, take 1), with the other player to move; the table meets both under one key."""
+    game = gdl.loads((ROOT / "games" / "nim.gdl").read_text() + "position = heaps\n")
+    with pytest.raises(GdlError, match="one position, but another player moves"):
+        alphabeta(game, table=True)
+
+
+TALLY = """
+game "Tally"
+players First, Second
+state:
+    pile = 6
+    mover = First
+    taken = 0       # the stones First has taken
+to_move = mover
+moves = [n for n in (1, 2) if n <= pile]
+result(n):
+    pile -= n
+    taken += n if mover == First else 0
+    mover = other(mover)
+terminal = pile == 0
+utility = taken - (6 - taken)
+"""
+
+
+def test_a_position_that_forgets_a_field_of_the_score_is_caught_along_a_line_of_play() -> None:
+    """A pile of 6, take 1 or 2; First scores the stones it took minus Second's. Without
+    `taken` in the position, states of one position play the same moves to the same positions
+    and differ only in the score at the end: the check plays a line from both to find it."""
+    right = gdl.loads(TALLY + "position = (pile, mover, taken)\n")
+    assert alphabeta(right, table=True).value == brute_force_tally(6, True, 0)
+    wrong = gdl.loads(TALLY + "position = (pile, mover)\n")
+    with pytest.raises(GdlError, match="one position, but they score differently"):
+        alphabeta(wrong, table=True)
+
+
+def brute_force_tally(pile: int, first_moves: bool, taken: int) -> int:
+    """The tally game's value by plain minimax, written out here."""
+    if pile == 0:
+        return taken - (6 - taken)
+    values = [brute_force_tally(pile - n, not first_moves, taken + (n if first_moves else 0))
+              for n in (1, 2) if n <= pile]
+    return max(values) if first_moves else min(values)
