@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator
 from gdl import ast, model
 from gdl.errors import GdlError
 from gdl.kinds import Kind
-from interpreter.lowered import Hoisted, Loaded, Position
+from interpreter.lowered import Computed, Hoisted, Loaded, Position
 from interpreter.passes import Passes
 from interpreter.unrolling import Unroller
 from interpreter.writer import Writer
@@ -137,6 +137,9 @@ class Emitter:
         return "v_" + node.local.name
 
     def _expr_Loaded(self, node: Loaded) -> str:
+        return node.name
+
+    def _expr_Computed(self, node: Computed) -> str:
         return node.name
 
     def _expr_Hoisted(self, node: Hoisted) -> str:

@@ -2,8 +2,9 @@
 
 A pass takes the resolved model of a rule (`gdl.model`) and gives it back with some of its
 nodes replaced by these: a value computed once when the game loads (`Loaded`), a cell given by
-its flat position on the board (`Position`), or a pure call computed once when a rule starts
-rather than at every round of a loop (`Hoisted`).
+its flat position on the board (`Position`), a pure call computed once when a rule starts
+rather than at every round of a loop (`Hoisted`), or a value computed by loops written before
+the expression that uses it (`Computed`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,19 @@ class Hoisted(model.Expr):
     rule starts."""
 
     value: model.Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Computed(model.Expr):
+    """A value computed by statements written just before the expression that reads it, kept
+    in the local `name`; `value` is the expression it was computed from."""
+
+    name: str
+    value: model.Expr
+
+    def children(self) -> Iterator[model.Node]:
+        """None: the statements before compute it."""
+        return iter(())
 
 
 def loaded(name: str, value: model.Expr) -> Loaded:

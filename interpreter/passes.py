@@ -11,7 +11,8 @@ the answers stay the same.
 - `flat_cells` (`interpreter.lowering`): cells of boards of known size read by flat position.
 - `hoist_invariants`: a pure call inside a loop whose arguments do not change while the rule
   runs (`other(p)`) is computed once, when the rule starts.
-- `unroll` (`interpreter.unrolling`): `any`, `all`, `count`, `sum` of generators as loops.
+- `unroll` (`interpreter.unrolling`): `any`, `all`, `count`, `sum` of generators as loops
+  (a tally inside a returned arithmetic too: `count(...) - 1`).
 - `unroll_lines` (`interpreter.lowering`): `any`/`all` over a few lines of cells known at load
   (`any(all(board[c] == p for c in line) for line in lines)`) written out line by line, each
   cell a constant position: no loop at all.

@@ -3,7 +3,8 @@
 A generator is a Python frame resumed for every item; a loop is not. `return any(...)` becomes a
 loop that returns as soon as the answer is known, and so does a condition made of them with
 `and`, `or` and `not`, in either polarity; `return count(...)` and `return sum(...)` become
-loops that add up.
+loops that add up, and so do the tallies inside a returned arithmetic (`count(...) - 1`), each
+into a local first, where computing them first cannot change which error a rule reports.
 
 A decision is written with two continuations, what to do when the condition holds and when it
 does not. Each continuation is an exit (a `return`, `break` or `continue` valid where it is
@@ -15,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from gdl import model
-from gdl.kinds import BOOL
+from gdl.kinds import BOOL, INT
+from interpreter.lowered import Computed, Hoisted, Loaded, rewrite
 
 if TYPE_CHECKING:
     from interpreter.compiler import Emitter
@@ -25,6 +27,7 @@ Exit = Callable[[], None]
 
 _MAX_LINES = 200  # a decision written longer than this (and/or repeat continuations) is not unrolled
 _MAX_DEPTH = 12   # nor one nested deeper: Python allows 20 nested blocks in a function
+_CANNOT_FAIL = (model.Constant, model.SymbolRef, model.ParamRef, model.LocalRef, model.FieldRef, Loaded, Hoisted)
 
 
 class Unroller:
@@ -40,6 +43,8 @@ class Unroller:
             write: Exit = lambda: self.decide(node, self.exit(returning("True")), self.exit(returning("False")))
         elif self.tally(node) is not None:
             write = lambda: self.emit_tally(node)
+        elif self.operand_tallies(node):
+            write = lambda: self.emit_with_tallies(node)
         else:
             return False
         return self.attempt(write, node)
@@ -161,9 +166,59 @@ class Unroller:
 
         clauses(0, True)
 
+    def operand_tallies(self, node: model.Expr) -> list[model.Expr]:
+        """The tallies in `node` that may be computed before the rest of it, in the order Python
+        computes them: those met, in that order, before anything that may fail or be skipped,
+        going down through arithmetic, comparisons and built-in calls. Moving them first then
+        changes neither a value nor which error a rule reports."""
+        found: list[model.Expr] = []
+        clean = True  # nothing that may fail computed so far
+
+        def visit(item: model.Expr) -> None:
+            nonlocal clean
+            if self.tally(item) is not None:
+                if clean:
+                    found.append(item)
+                else:
+                    return
+            elif isinstance(item, _CANNOT_FAIL):
+                return
+            elif isinstance(item, model.Binary) and item.op not in ("and", "or"):
+                visit(item.left)
+                visit(item.right)
+                clean = clean and item.op in ("+", "-", "*") and {item.left.kind, item.right.kind} <= {INT}
+            elif isinstance(item, model.Compare) and len(item.ops) == 1:
+                visit(item.first)
+                visit(item.rest[0])
+                clean = clean and item.ops[0] in ("==", "!=")
+            elif isinstance(item, model.Unary):
+                visit(item.operand)
+                clean = clean and item.operand.kind in (INT, BOOL)
+            elif isinstance(item, model.BuiltinCall):
+                for argument in item.args:
+                    visit(argument)
+                clean = False
+            else:  # computed as a whole (a call, a conditional): it may fail, or skip a part
+                clean = False
+
+        visit(node)
+        return found
+
     # ---- tallies
     def emit_tally(self, node: model.Expr) -> None:
         """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
+        self.emitter.writer.emit(self.emitter.returning(self.write_tally(node)), node)
+
+    def emit_with_tallies(self, node: model.Expr) -> None:
+        """`return count(...) - 1` and the like: each tally a loop into a local, then the rest."""
+        totals = {id(tally): Computed(self.write_tally(tally), tally, kind=tally.kind, line=tally.line,
+                                      column=tally.column)
+                  for tally in self.operand_tallies(node)}
+        rest = rewrite(node, lambda item: totals.get(id(item)))
+        self.emitter.writer.emit(self.emitter.returning(self.emitter.expr(rest)), node)
+
+    def write_tally(self, node: model.Expr) -> str:
+        """Loops that add up the tally `node` into a fresh local; its name."""
         found = self.tally(node)
         assert found is not None
         name, generator = found
@@ -177,4 +232,4 @@ class Unroller:
             w.emit("continue")
 
         self.loops(generator, add, lambda outermost: None)
-        w.emit(self.emitter.returning(total), node)
+        return total

@@ -193,3 +193,31 @@ def test_a_definition_computed_in_place_fails_where_it_is_written(passes: Passes
     assert caught.value.message == "division by zero"
     assert caught.value.source_line == "broken = 10 // (2 - out)"
     assert game.utility(game.result(game.initial_state(), 1), "A") == 10  # the answer terminal kept for this state
+
+
+def test_tallies_in_an_arithmetic_are_loops_computed_first() -> None:
+    # sum of squares below 4 (14) less the even numbers below 5 (3): two loops, no generator.
+    text = game_text(decls="display = str(sum(x * x for x in range(4 + out)) - count(x for x in range(5 + out) if x % 2 == 0))\n")
+    game = gdl.loads(text)
+    source = game.generated_source.split("def d_display")[1].split("\ndef ")[0]
+    assert source.count("for v_x in") == 2 and "b_sum(" not in source and "b_count(" not in source
+    assert game.display(game.initial_state()) == str(sum(x * x for x in range(4)) - len([0, 2, 4]))
+
+
+def test_a_tally_beside_a_call_stays_in_its_expression() -> None:
+    # A call may fail: the tally is not moved before it, and Python computes both in order.
+    decls = "def twice(n) = 2 * n\ndisplay = str(twice(out) + count(x for x in range(3) if x > 0))\n"
+    game = gdl.loads(game_text(decls=decls))
+    assert "b_count((v_x for v_x in" in game.generated_source
+    assert game.display(game.initial_state()) == "2"
+
+
+def test_a_tally_that_fails_in_an_arithmetic_fails_where_it_is_written() -> None:
+    line = "display = str(count(x for x in range(1, 3) if 6 // (x - out) > 0) - 1)"
+    game = gdl.loads(game_text(decls=line + "\n", body="out += m", moves="[1]"))
+    assert "_total" in game.generated_source.split("def d_display")[1].split("\ndef ")[0]
+    assert game.display(game.initial_state()) == "1"  # 6 // 1 and 6 // 2 are both positive: 2 - 1
+    with pytest.raises(gdl.GdlRuntimeError) as caught:  # out = 1: 6 // (1 - 1)
+        game.display(game.result(game.initial_state(), 1))
+    assert caught.value.message == "division by zero"
+    assert caught.value.source_line == line
