@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .._common import fewer_collections
 from ..protocol import Game
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory
@@ -52,7 +53,8 @@ def solve_strong(
     metadata.  ``progress`` is called about four times a second with a ``StrongProgress``;
     Ctrl-C (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
-    if tiers if tiers is not None else has_tiers(game):
-        return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
-                              tolerance=tolerance, progress=progress)
-    return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)
+    with fewer_collections():  # the graph and its keys live to the end: see `fewer_collections`
+        if tiers if tiers is not None else has_tiers(game):
+            return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
+                                  tolerance=tolerance, progress=progress)
+        return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)

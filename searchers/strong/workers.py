@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from .._common import fewer_collections
 from ..results import SearchError
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
 from .tablebase import TablebaseWriter, rows_of
@@ -39,7 +40,8 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
     ignore_interrupts()
     rows = None if part is None else TablebaseWriter(part)
     try:
-        _answer(connection, pickle.loads(factory_bytes)(), number, rows)
+        with fewer_collections():
+            _answer(connection, pickle.loads(factory_bytes)(), number, rows)
     finally:
         if rows is not None:
             rows.close()

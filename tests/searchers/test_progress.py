@@ -92,3 +92,24 @@ def test_an_interrupt_before_any_root_move_is_finished_propagates() -> None:
 def test_expectiminimax_and_searchers_export_progress() -> None:
     assert searchers.Progress is Progress
     assert "progress" in expectiminimax.__code__.co_varnames
+
+
+
+def test_the_collector_runs_less_often_during_a_search_and_as_before_after(eager_progress: None) -> None:
+    """The cyclic collector's first threshold is 100,000 while a search runs (its table keeps
+    many objects alive, and frequent passes cost a quarter of a solve), and what it was after."""
+    import gc
+
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        seen: list[tuple[int, int, int]] = []
+        alphabeta(ConnectK(4, 5, 4), max_nodes=2_000, table=True, progress=lambda _: seen.append(gc.get_threshold()))
+        assert seen and set(seen) == {(100_000, 10, 10)}
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(500_000, 20, 20)  # a program that already collects less often keeps its setting
+        seen.clear()
+        alphabeta(ConnectK(4, 5, 4), max_nodes=2_000, table=True, progress=lambda _: seen.append(gc.get_threshold()))
+        assert set(seen) == {(500_000, 20, 20)} and gc.get_threshold() == (500_000, 20, 20)
+    finally:
+        gc.set_threshold(*saved)
