@@ -7,9 +7,9 @@ import operator
 import sys
 from fractions import Fraction
 from types import CodeType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
-from gdl import _hot
+from gdl import _hot, model
 from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
 from gdl.kinds import CELL
 from gdl.limits import room_for_nesting
@@ -185,6 +185,7 @@ class Game(BaseGame):
             (tuple((position, _cells_in_order(order)) for position, order in permutations), cell_map)
             for permutations, cell_map in zip(self._symmetries, self._cell_maps)
         ) if self._symmetries else ()
+        self._keep = self._kept_fields()
 
     # ---- loading
     def _exec(self, program: Program, source: str) -> None:
@@ -422,6 +423,29 @@ class Game(BaseGame):
             raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
         return tuple(merged.items())
 
+    def _kept_fields(self) -> Callable[[State], tuple[Any, ...]] | None:
+        """For a `position` that is a tuple of fields (`(board, mover)`), the function giving
+        it, and the symmetries set to turn it rather than the state (`_turns` and
+        `_cell_fields` then count places in it): `canonical` need not turn the fields the
+        position leaves out, nor call the rule. None for any other `position`, or none, or
+        a game without symmetries."""
+        definition = self.checked.definitions.get("position")
+        if not self._symmetries or definition is None or not isinstance(definition.value, model.TupleExpr):
+            return None
+        items = definition.value.items
+        if not all(isinstance(item, model.FieldRef) for item in items) or not items:
+            return None
+        kept = [cast(model.FieldRef, item).field.position for item in items]
+        place = {field: i for i, field in enumerate(kept)}
+        self._turns = tuple(
+            (tuple((place[field], turn) for field, turn in turns if field in place), cell_map)
+            for turns, cell_map in self._turns
+        )
+        self._cell_fields = tuple(place[field] for field in self._cell_fields if field in place)
+        if len(kept) == 1:
+            return lambda state: (state[kept[0]],)
+        return cast(Callable[[State], tuple[Any, ...]], operator.itemgetter(*kept))
+
     @typeguard_ignore
     def canonical(self, state: State) -> Any:
         """One key shared by all the states the game's `symmetries` make equivalent and, when
@@ -429,17 +453,19 @@ class Game(BaseGame):
         images, the one with the least hash."""
         if not self._symmetries:
             return self.position(state)
-        variants = [state]
+        keep = self._keep
+        key = state if keep is None else keep(state)
+        variants = [key]
         for turns, cell_map in self._turns:
             # A symmetry turns every board of the state, and every cell it holds, at once.
-            fields = list(state)
+            fields = list(key)
             for position, cells_in_order in turns:
                 board = fields[position]
                 fields[position] = tuple.__new__(type(board), cells_in_order(board))
             for position in self._cell_fields:
                 fields[position] = cell_map.get(fields[position], fields[position])
-            variants.append(tuple.__new__(type(state), fields))
-        if self._position is not None:
+            variants.append(tuple.__new__(type(key), fields))
+        if keep is None and self._position is not None:
             return min(map(self.position, variants), key=hash)
         return min(variants, key=hash)
 

@@ -18,11 +18,18 @@ CONNECT = (ROOT / "games" / "connect.gdl").read_text()
 POSITION_LINE = "position = (board, mover)\n"
 
 
-def test_two_move_orders_to_one_board_share_a_key_and_so_do_their_mirror_images() -> None:
+# The position as connect.gdl writes it (a tuple of fields: the symmetries turn it alone), and
+# the same through a function (the symmetries turn the states, and the rule is called).
+POSITION_FORMS = [POSITION_LINE, "def identity() = (board, mover)\nposition = identity()\n"]
+
+
+@pytest.mark.parametrize("form", POSITION_FORMS, ids=["fields", "rule"])
+def test_two_move_orders_to_one_board_share_a_key_and_so_do_their_mirror_images(form: str) -> None:
     """Connect 4x4: columns 0, 1, 2 and 2, 1, 0 make the same board, but the last disc (X's)
     lands in column 2 in one and column 0 in the other, so the states differ (`last`); the
-    boards, the movers and so the keys agree, and the mirrored order 3, 2, 1 has the key too."""
-    game = gdl.load(ROOT / "games" / "connect.gdl", rows=4, cols=4)
+    boards, the movers and so the keys agree, and the mirrored order 3, 2, 1 has the key too;
+    a fourth board, after 0, 1, 3, has another key."""
+    game = gdl.loads(CONNECT.replace(POSITION_LINE, form), rows=4, cols=4)
 
     def play(*moves: int) -> object:
         state = game.initial_state()
@@ -32,7 +39,7 @@ def test_two_move_orders_to_one_board_share_a_key_and_so_do_their_mirror_images(
 
     first, second, mirrored = play(0, 1, 2), play(2, 1, 0), play(3, 2, 1)
     assert first != second and first.board == second.board  # type: ignore[attr-defined]
-    assert game.canonical(first) == game.canonical(second) == game.canonical(mirrored)
+    assert game.canonical(first) == game.canonical(second) == game.canonical(mirrored) != game.canonical(play(0, 1, 3))
     assert game.position(first) == game.position(second) != game.position(mirrored)
 
 
