@@ -52,8 +52,10 @@ _LEAVES_KEPT = 1 << 16
 _SHORT = [bytes([n]) for n in range(0x80)]
 
 # The types met so far that encode as a leaf (int, str and their subclasses, never bool: True
-# is 1 to a dict) and as a tuple.  A set of types tells at C speed that a whole board is leaves.
+# is 1 to a dict), that do not, and that encode as a tuple.  A set of types tells at C speed
+# that a whole board is leaves, or that a state holding a board is not.
 _leaf_types: set[type] = set()
+_other_types: set[type] = set()
 _tuple_types: set[type] = set()
 
 
@@ -108,7 +110,8 @@ def _sequence(tag, values):
     sequence of leaves with a palette, the palette's tag, the length, the palette and the
     items' places in it as one number."""
     size = len(values)
-    if size and (set(map(type, values)) <= _leaf_types or _all_leaves(values)):
+    kinds = set(map(type, values))
+    if size and (kinds <= _leaf_types or (kinds.isdisjoint(_other_types) and _all_leaves(kinds))):
         distinct = frozenset(values)
         palette = _palettes.get(distinct, False)
         if palette is False:
@@ -124,13 +127,13 @@ def _sequence(tag, values):
     return head + b"".join(map(_encode, values))
 
 
-def _all_leaves(values: Any) -> bool:
-    """Whether every item is an integer or a string (not a bool); their types are remembered."""
-    kinds = set(map(type, values))
-    if all(kind is not bool and issubclass(kind, (int, str)) for kind in kinds):
-        _leaf_types.update(kinds)
-        return True
-    return False
+def _all_leaves(kinds: set[type]) -> bool:
+    """Whether every one of the types of a sequence's items is an integer or a string type (not
+    bool); each type is remembered as one or not."""
+    leaves = {kind for kind in kinds if kind is not bool and issubclass(kind, (int, str))}
+    _leaf_types.update(leaves)
+    _other_types.update(kinds - leaves)
+    return len(leaves) == len(kinds)
 
 
 def _palette(distinct: frozenset[Any]) -> tuple[bytes, int, dict[Any, str]] | None:
