@@ -163,7 +163,8 @@ def _depth_first(
     score_repetition = repetition_scorer(game)
     key_of = position_key(game, config.symmetry)
     # A key that merges the states of one position trusts the game's `position`: the first
-    # merges are checked (a state's moves and the positions they lead to), as the strong solver does.
+    # merges are checked (both states' moves and the positions they lead to, along a line of
+    # play to the end), as the strong solver checks a sample of the states it merges.
     merge_checks = _MERGE_CHECKS if config.table and has_position(game) else 0
     choose = Random(0)  # the lines of play of those checks: the same in every run
     prune = config.prune
