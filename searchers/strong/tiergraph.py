@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..protocol import Value
@@ -39,9 +40,10 @@ class TierGraph:
     utility: dict[int, Value] = field(default_factory=dict)
     repetition: list[Value | None] = field(default_factory=list)
 
-    @property
+    @cached_property
     def flat(self) -> bool:
-        """Whether every move leaves the tier."""
+        """Whether every move leaves the tier (asked once the graph is whole: a look at every
+        move, kept, and pickled with the graph)."""
         return max(self.target, default=-1) < 0
 
 
