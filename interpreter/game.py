@@ -436,6 +436,8 @@ class Game(BaseGame):
         if not all(isinstance(item, model.FieldRef) for item in items) or not items:
             return None
         kept = [cast(model.FieldRef, item).field.position for item in items]
+        if len(set(kept)) < len(kept):  # a field named twice: the general way turns both its places
+            return None
         place = {field: i for i, field in enumerate(kept)}
         self._turns = tuple(
             (tuple((place[field], turn) for field, turn in turns if field in place), cell_map)
@@ -563,7 +565,8 @@ class Game(BaseGame):
     @typeguard_ignore
     def position(self, state: State) -> Any:
         """What identifies the state's position, from the file's `position` (the state itself
-        without it): states with the same position are one position to the strong solver."""
+        without it): states with the same position are one position to the strong solver and to
+        the transposition table."""
         if self._position is None:
             return state
         try:

@@ -227,8 +227,11 @@ class Unroller:
         w.emit(f"{total} = 0", node)
 
         def add() -> None:
-            step = "1" if name == "count" else self.emitter.expr(generator.element)
-            w.emit(f"{total} += {step}", generator.element)
+            element = generator.element
+            if name == "count" and not isinstance(element, _CANNOT_FAIL):
+                w.emit(self.emitter.expr(element), element)  # `count` computes each item, which may fail
+            step = "1" if name == "count" else self.emitter.expr(element)
+            w.emit(f"{total} += {step}", element)
             w.emit("continue")
 
         self.loops(generator, add, lambda outermost: None)

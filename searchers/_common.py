@@ -390,9 +390,11 @@ _YOUNG_OBJECTS = 100_000
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """Within the block, the cyclic collector runs only after ``_YOUNG_OBJECTS`` new objects
-    (if it is set to run less often already, as it is); as it was, after."""
+    (if it is set to run less often already, or not at all (a threshold of 0), as it is); as
+    it was, after."""
     thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], _YOUNG_OBJECTS), *thresholds[1:])
+    if thresholds[0]:
+        gc.set_threshold(max(thresholds[0], _YOUNG_OBJECTS), *thresholds[1:])
     try:
         yield
     finally:

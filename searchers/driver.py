@@ -50,7 +50,8 @@ else:  # typeguard recognises that name; at run time the stand-in changes nothin
 
 INFINITY = float("inf")
 NEGATIVE_INFINITY = -INFINITY  # a name, not a negation at every node
-_MERGE_CHECKS = 64  # pairs of states of one position compared, at most, in one search
+_MERGE_CHECKS = 64  # pairs of states of one position checked, at most, in one search
+_MERGE_LOOKS = 1_024  # table hits of another state looked at for them, at most (mirror images are not checked)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def _depth_first(
     # A key that merges the states of one position trusts the game's `position`: the first
     # merges are checked (both states' moves and the positions they lead to, along a line of
     # play to the end), as the strong solver checks a sample of the states it merges.
-    merge_checks = _MERGE_CHECKS if config.table and has_position(game) else 0
+    merge_checks, merge_looks = (_MERGE_CHECKS, _MERGE_LOOKS) if config.table and has_position(game) else (0, 0)
     choose = Random(0)  # the lines of play of those checks: the same in every run
     prune = config.prune
     table = _make_table(game, root, config)
@@ -205,7 +206,7 @@ def _depth_first(
         def search(state: State, alpha: Value, beta: Value, ply: int) -> Value:
             """The value of ``state`` (fail-soft: a bound if outside alpha..beta)."""
             nonlocal nodes, leaves, table_hits, repetitions, deepest, horizon, check_at, line
-            nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves, merge_checks
+            nonlocal chance_cycles, ply_limit, cutoffs, dropped_moves, merge_checks, merge_looks
             if nodes >= check_at:
                 check_at = budget.check(nodes)
             nodes += 1
@@ -251,9 +252,12 @@ def _depth_first(
                 horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
                 entry = table.get(key) if ply != top else None
                 if entry is not None:
-                    if merge_checks and entry[5] != state:
-                        merge_checks -= 1
-                        check_merge(game, entry[5], state, choose)
+                    if merge_looks and entry[5] != state:
+                        merge_looks -= 1
+                        if check_merge(game, entry[5], state, choose):
+                            merge_checks -= 1
+                            if not merge_checks:
+                                merge_looks = 0
                     stored, bound, draft, complete, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
                     remaining = max_depth - ply
                     # A complete entry saw only finished games below it: in a search to the end

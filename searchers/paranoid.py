@@ -26,7 +26,7 @@ else:  # typeguard recognises that name; at run time the stand-in changes nothin
     typeguard_ignore = _hot.typeguard_ignore
 
 # The optional members of the game protocol the view passes on as they are.
-_PASSED_ON = ("is_chance", "chance_outcomes", "canonical", "has_chance")
+_PASSED_ON = ("is_chance", "chance_outcomes", "canonical", "has_chance", "position", "has_position", "position_error")
 
 
 class CoalitionView:

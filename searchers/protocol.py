@@ -276,24 +276,26 @@ def check_same_position(game: Game, first: State, second: State, position: Calla
     raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
 
 
-def check_merge(game: Game, stored: State, state: State, choose: Random) -> None:
+def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool:
     """Check two states that a table key stands for: if the key makes them one position (rather
     than mirror images under the game's symmetries), they must play the same. They are compared
     here and along one line of play from both, the same moves chosen by ``choose``, to the end:
-    a field the position leaves out may matter only to the score of a finished game."""
+    a field the position leaves out may matter only to the score of a finished game. Whether
+    they were compared (not for mirror images)."""
     position = game.position
     if position(stored) != position(state):
-        return
+        return False
     chance = has_chance(game)
     for _ in range(_MERGE_CHECK_PLIES):
         check_same_position(game, stored, state, position)
         if game.is_terminal(stored):
-            return
+            return True
         if chance and game.is_chance(stored):
             move = choose.choice(game.chance_outcomes(stored))[0]
         else:
             move = choose.choice(game.actions(stored))
         stored, state = game.result(stored, move), game.result(state, move)
+    return True
 
 
 _MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far

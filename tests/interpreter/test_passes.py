@@ -221,3 +221,15 @@ def test_a_tally_that_fails_in_an_arithmetic_fails_where_it_is_written() -> None
         game.display(game.result(game.initial_state(), 1))
     assert caught.value.message == "division by zero"
     assert caught.value.source_line == line
+
+
+@pytest.mark.parametrize("passes", [Passes(), Passes().without("unroll")], ids=["with", "without"])
+def test_counted_items_that_fail_fail_as_a_loop_too(passes: Passes) -> None:
+    # `count` computes each item: 6 // 0 fails whether the count is a loop or a generator.
+    line = "display = str(count(6 // x for x in range(3 + out)) - 1)"
+    game = Game(gdl.check_text(game_text(decls=line + "\n"), "count.gdl", {}), passes)
+    assert ("_total" in game.generated_source) == passes.unroll
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        game.display(game.initial_state())
+    assert caught.value.message == "division by zero"
+    assert caught.value.source_line == line

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 import gdl
+import searchers.driver as driver
+import searchers.protocol as protocol
 from gdl.errors import GdlError
-from searchers import alphabeta
+from searchers import alphabeta, paranoid
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = (ROOT / "games" / "connect.gdl").read_text()
@@ -102,3 +104,50 @@ def brute_force_tally(pile: int, first_moves: bool, taken: int) -> int:
     values = [brute_force_tally(pile - n, not first_moves, taken + (n if first_moves else 0))
               for n in (1, 2) if n <= pile]
     return max(values) if first_moves else min(values)
+
+
+def test_paranoid_search_checks_the_positions_it_merges_too() -> None:
+    """Paranoid search sees the game through a two-sided view, which keys its table by the
+    game's position as alpha-beta does, and so checks the merges as alpha-beta does."""
+    right = gdl.loads(TALLY + "position = (pile, mover, taken)\n")
+    assert paranoid(right, player="First", table=True).value == brute_force_tally(6, True, 0)
+    wrong = gdl.loads(TALLY + "position = (pile, mover)\n")
+    with pytest.raises(GdlError, match="one position, but they score differently"):
+        paranoid(wrong, player="First", table=True)
+
+
+def test_under_symmetry_the_merges_checked_are_of_one_position_not_mirror_images(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Connect 4x4 with its mirror symmetry: table hits of mirror images are looked at but not
+    checked (their moves differ by right), and do not use up the checks of positions. (The
+    first mirror image comes after some 800 checks: the budgets are raised to meet it.)"""
+    checked: list[bool] = []
+    monkeypatch.setattr(driver, "_MERGE_CHECKS", 1_000)
+    monkeypatch.setattr(driver, "_MERGE_LOOKS", 2_000)
+
+    def counted(*args: object) -> bool:
+        done = protocol.check_merge(*args)  # type: ignore[arg-type]
+        checked.append(done)
+        return done
+
+    monkeypatch.setattr(driver, "check_merge", counted)
+    alphabeta(gdl.loads(CONNECT, rows=4, cols=4), table=True, ordering=True, symmetry=True)
+    assert checked.count(True) == 1_000
+    assert False in checked  # mirror images were met, and passed over
+
+
+def test_a_cell_field_kept_in_the_position_is_turned_with_the_board() -> None:
+    """With `position = (board, mover, last)` the symmetries turn `last` with the board: a
+    state and its mirror image share a key; the same board with the last disc elsewhere has
+    another key (as it is another position)."""
+    game = gdl.loads(CONNECT.replace(POSITION_LINE, "position = (board, mover, last)\n"), rows=4, cols=4)
+
+    def play(*moves: int) -> object:
+        state = game.initial_state()
+        for move in moves:
+            state = game.result(state, move)
+        return state
+
+    assert game.canonical(play(0, 1, 2)) == game.canonical(play(3, 2, 1))
+    assert game.canonical(play(0, 1, 2)) != game.canonical(play(2, 1, 0))

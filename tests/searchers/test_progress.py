@@ -111,5 +111,9 @@ def test_the_collector_runs_less_often_during_a_search_and_as_before_after(eager
         seen.clear()
         alphabeta(ConnectK(4, 5, 4), max_nodes=2_000, table=True, progress=lambda _: seen.append(gc.get_threshold()))
         assert set(seen) == {(500_000, 20, 20)} and gc.get_threshold() == (500_000, 20, 20)
+        gc.set_threshold(0, 10, 10)  # and one that switched the collector off keeps it off
+        seen.clear()
+        alphabeta(ConnectK(4, 5, 4), max_nodes=2_000, table=True, progress=lambda _: seen.append(gc.get_threshold()))
+        assert set(seen) == {(0, 10, 10)} and gc.get_threshold() == (0, 10, 10)
     finally:
         gc.set_threshold(*saved)
