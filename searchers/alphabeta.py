@@ -48,7 +48,9 @@ def alphabeta(
     ``depth`` cuts the search off and evaluates; ``time``/``max_nodes`` deepen
     iteratively within that budget; ``table``, ``ordering``, ``killers``,
     ``history`` and ``symmetry`` (table keys by ``game.canonical``) only speed it
-    up (the table keys by ``game.position`` where the game has one: checked on a sample) (``ordering_plies=N`` ranks moves by evaluation only at the first N plies); ``beam=N`` searches only the N best moves by evaluation at each node.
+    up (``ordering_plies=N`` ranks moves by evaluation only at the first N plies); ``beam=N``
+    searches only the N best moves by evaluation at each node. Where the game has a
+    ``position``, the table keys positions, not states (checked on a sample of the merges).
     The table keeps at most ``memory`` bytes of entries (default
     ``searchers.table.DEFAULT_MEMORY``, 1 GiB), dropping the cheapest to find again.
 
