@@ -110,3 +110,19 @@ def test_a_ratio_is_of_the_medians_with_the_range_of_side_by_side_runs() -> None
     assert found is not None
     assert found.median == statistics.median([3.0, 3.0, 6.0]) / statistics.median([1.0, 2.0, 4.0])
     assert (found.low, found.high) == (1.5, 3.0)
+
+
+def test_the_ordering_table_solves_each_game_alike_with_every_refinement(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m benchmarks.ordering` on tic-tac-toe and Nim (3, 4, 5): a row per game with a
+    cell per refinement, each a count of nodes; the values (0, and 1 by Bouton's nim-sum 2) must
+    agree across the refinements or the script stops."""
+    import benchmarks.ordering as ordering
+
+    monkeypatch.setattr(ordering, "GAMES", ordering.GAMES[:2])
+    assert ordering.main(["--repeat", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| tic") or line.startswith("| Nim")]
+    assert len(rows) == 2 and all(row.count(" s)") == 6 for row in rows)
+    assert ordering.measure("games/tictactoe.gdl", {}, {"ordering": True}, 1)[0] == 0
+    assert ordering.measure("games/nim.gdl", {}, {"killers": True}, 1)[0] == 1
