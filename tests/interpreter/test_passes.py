@@ -233,3 +233,27 @@ def test_counted_items_that_fail_fail_as_a_loop_too(passes: Passes) -> None:
         game.display(game.initial_state())
     assert caught.value.message == "division by zero"
     assert caught.value.source_line == line
+
+
+MIXED = ("def mixed(n) = not any(x > n for x in range(4 + out)) or "
+         "(all(x >= 0 for x in range(n)) and not all(x < 2 + out for x in range(n)))\n"
+         "display = join(\"\", [\"1\" if mixed(n) else \"0\" for n in range(-1, 7)])\n")
+
+
+def mixed_by_hand(n: int, out: int) -> bool:
+    """`mixed` written in Python, for the test below."""
+    return not any(x > n for x in range(4 + out)) or (
+        all(x >= 0 for x in range(n)) and not all(x < 2 + out for x in range(n)))
+
+
+@pytest.mark.parametrize("passes", [Passes(), Passes().without("unroll")], ids=["with", "without"])
+def test_quantifiers_under_and_or_not_in_both_polarities_decide_as_python_does(passes: Passes) -> None:
+    # `not any`, `all ... and not all` under `or`: written as loops with the pass (no call of
+    # the built-ins left in `mixed`), and the same answers as Python's own any and all.
+    game = Game(gdl.check_text(game_text(decls=MIXED, body="out += m", moves="[1]"), "mixed.gdl", {}), passes)
+    mixed = game.generated_source.split("def f_mixed")[1].split("\ndef ")[0]
+    assert ("b_any(" not in mixed and "b_all(" not in mixed) == passes.unroll
+    state = game.initial_state()
+    for out in range(4):
+        assert game.display(state) == "".join("1" if mixed_by_hand(n, out) else "0" for n in range(-1, 7))
+        state = game.result(state, 1)
