@@ -98,6 +98,10 @@ def _normal(text: str) -> str:
 class Game(BaseGame):
     """A game compiled from a file; implements the game protocol for the searchers."""
 
+    _cell_fields: tuple[int, ...]
+    """The fields (or, with `_keep`, the places in the position) that hold a cell, turned with the boards."""
+    _cell_maps: tuple[dict[Any, Any], ...]
+
     def __init__(self, checked: CheckedGame, passes: Passes = Passes()) -> None:
         self.checked = checked
         self.title = checked.title
@@ -185,7 +189,18 @@ class Game(BaseGame):
             (tuple((position, _cells_in_order(order)) for position, order in permutations), cell_map)
             for permutations, cell_map in zip(self._symmetries, self._cell_maps)
         ) if self._symmetries else ()
-        self._keep = self._kept_fields()
+        # A position made of fields is turned itself: `_turns` and `_cell_fields` then count
+        # places in the position, and `canonical` neither turns the other fields nor calls the rule.
+        kept = self._position_fields()
+        self._keep: Callable[[State], tuple[Any, ...]] | None = None
+        if kept is not None:
+            place = {field: i for i, field in enumerate(kept)}
+            self._turns = tuple(
+                (tuple((place[field], turn) for field, turn in turns if field in place), cell_map)
+                for turns, cell_map in self._turns
+            )
+            self._cell_fields = tuple(place[field] for field in self._cell_fields if field in place)
+            self._keep = (lambda state: (state[kept[0]],)) if len(kept) == 1 else operator.itemgetter(*kept)
 
     # ---- loading
     def _exec(self, program: Program, source: str) -> None:
@@ -423,30 +438,17 @@ class Game(BaseGame):
             raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
         return tuple(merged.items())
 
-    def _kept_fields(self) -> Callable[[State], tuple[Any, ...]] | None:
-        """For a `position` that is a tuple of fields (`(board, mover)`), the function giving
-        it, and the symmetries set to turn it rather than the state (`_turns` and
-        `_cell_fields` then count places in it): `canonical` need not turn the fields the
-        position leaves out, nor call the rule. None for any other `position`, or none, or
-        a game without symmetries."""
+    def _position_fields(self) -> list[int] | None:
+        """The places of the fields a `position` written as a tuple of distinct fields keeps
+        (`(board, mover)`: [0, 1]), in a game with symmetries; None otherwise."""
         definition = self.checked.definitions.get("position")
         if not self._symmetries or definition is None or not isinstance(definition.value, model.TupleExpr):
             return None
         items = definition.value.items
-        if not all(isinstance(item, model.FieldRef) for item in items) or not items:
+        if not items or not all(isinstance(item, model.FieldRef) for item in items):
             return None
         kept = [cast(model.FieldRef, item).field.position for item in items]
-        if len(set(kept)) < len(kept):  # a field named twice: the general way turns both its places
-            return None
-        place = {field: i for i, field in enumerate(kept)}
-        self._turns = tuple(
-            (tuple((place[field], turn) for field, turn in turns if field in place), cell_map)
-            for turns, cell_map in self._turns
-        )
-        self._cell_fields = tuple(place[field] for field in self._cell_fields if field in place)
-        if len(kept) == 1:
-            return lambda state: (state[kept[0]],)
-        return cast(Callable[[State], tuple[Any, ...]], operator.itemgetter(*kept))
+        return kept if len(set(kept)) == len(kept) else None  # a field named twice: the general way
 
     @typeguard_ignore
     def canonical(self, state: State) -> Any:

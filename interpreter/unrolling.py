@@ -43,8 +43,8 @@ class Unroller:
             write: Exit = lambda: self.decide(node, self.exit(returning("True")), self.exit(returning("False")))
         elif self.tally(node) is not None:
             write = lambda: self.emit_tally(node)
-        elif self.operand_tallies(node):
-            write = lambda: self.emit_with_tallies(node)
+        elif tallies := self.operand_tallies(node):
+            write = lambda: self.emit_with_tallies(node, tallies)
         else:
             return False
         return self.attempt(write, node)
@@ -209,11 +209,12 @@ class Unroller:
         """`return count(E for ...)` / `sum(...)` as a loop that adds up, without generators."""
         self.emitter.writer.emit(self.emitter.returning(self.write_tally(node)), node)
 
-    def emit_with_tallies(self, node: model.Expr) -> None:
-        """`return count(...) - 1` and the like: each tally a loop into a local, then the rest."""
+    def emit_with_tallies(self, node: model.Expr, tallies: list[model.Expr]) -> None:
+        """`return count(...) - 1` and the like: each of `tallies` (`operand_tallies(node)`) a
+        loop into a local, then the rest."""
         totals = {id(tally): Computed(self.write_tally(tally), tally, kind=tally.kind, line=tally.line,
                                       column=tally.column)
-                  for tally in self.operand_tallies(node)}
+                  for tally in tallies}
         rest = rewrite(node, lambda item: totals.get(id(item)))
         self.emitter.writer.emit(self.emitter.returning(self.emitter.expr(rest)), node)
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from random import Random
 from fractions import Fraction
+from random import Random
 from typing import Any, TypeAlias
 
 from .results import SearchError

@@ -6,6 +6,7 @@ play is caught."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,14 @@ CONNECT = (ROOT / "games" / "connect.gdl").read_text()
 POSITION_LINE = "position = (board, mover)\n"
 
 
+def played(game: Any, *moves: int) -> Any:
+    """The state after ``moves`` from the start."""
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, move)
+    return state
+
+
 # The position as connect.gdl writes it (a tuple of fields: the symmetries turn it alone), and
 # the same through a function (the symmetries turn the states, and the rule is called).
 POSITION_FORMS = [POSITION_LINE, "def identity() = (board, mover)\nposition = identity()\n"]
@@ -32,16 +41,9 @@ def test_two_move_orders_to_one_board_share_a_key_and_so_do_their_mirror_images(
     boards, the movers and so the keys agree, and the mirrored order 3, 2, 1 has the key too;
     a fourth board, after 0, 1, 3, has another key."""
     game = gdl.loads(CONNECT.replace(POSITION_LINE, form), rows=4, cols=4)
-
-    def play(*moves: int) -> object:
-        state = game.initial_state()
-        for move in moves:
-            state = game.result(state, move)
-        return state
-
-    first, second, mirrored = play(0, 1, 2), play(2, 1, 0), play(3, 2, 1)
+    first, second, mirrored = played(game, 0, 1, 2), played(game, 2, 1, 0), played(game, 3, 2, 1)
     assert first != second and first.board == second.board  # type: ignore[attr-defined]
-    assert game.canonical(first) == game.canonical(second) == game.canonical(mirrored) != game.canonical(play(0, 1, 3))
+    assert game.canonical(first) == game.canonical(second) == game.canonical(mirrored) != game.canonical(played(game, 0, 1, 3))
     assert game.position(first) == game.position(second) != game.position(mirrored)
 
 
@@ -142,12 +144,5 @@ def test_a_cell_field_kept_in_the_position_is_turned_with_the_board() -> None:
     state and its mirror image share a key; the same board with the last disc elsewhere has
     another key (as it is another position)."""
     game = gdl.loads(CONNECT.replace(POSITION_LINE, "position = (board, mover, last)\n"), rows=4, cols=4)
-
-    def play(*moves: int) -> object:
-        state = game.initial_state()
-        for move in moves:
-            state = game.result(state, move)
-        return state
-
-    assert game.canonical(play(0, 1, 2)) == game.canonical(play(3, 2, 1))
-    assert game.canonical(play(0, 1, 2)) != game.canonical(play(2, 1, 0))
+    assert game.canonical(played(game, 0, 1, 2)) == game.canonical(played(game, 3, 2, 1))
+    assert game.canonical(played(game, 0, 1, 2)) != game.canonical(played(game, 2, 1, 0))
