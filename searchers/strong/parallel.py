@@ -20,7 +20,7 @@ from __future__ import annotations
 import pickle
 import signal
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
 from ..protocol import Game, Value, has_chance
@@ -185,9 +185,10 @@ class Runner:
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""
 
-    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order; with ``keys`` (each chunk's, for a runner with
-        ``part_files``), their rows written to those files too."""
+    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order (each chunk made as it is needed: ``chunks`` may be
+        lazy); with ``keys`` (each chunk's, for a runner with ``part_files``), their rows written
+        to those files too."""
         return (solve_chunk(chunk) for chunk in chunks)
 
     def close(self) -> None:
@@ -230,7 +231,7 @@ class RayRunner(Runner):
         for chunk, answer in zip(chunks, self._results(tasks)):
             yield [key for key, _ in chunk], answer
 
-    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order, each as soon as it is ready."""
         return self._results([self.solve_task.remote(chunk) for chunk in chunks])
 

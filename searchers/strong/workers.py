@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import pickle
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -88,11 +88,16 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                 connection.send(("error", SearchError(f"a worker failed: {error!r}")))
 
 
-def _in_order(answers: Iterator[tuple[int, ChunkSolution]], count: int) -> Iterator[ChunkSolution]:
-    """The answers of jobs ``0..count-1`` in that order (gathered at the first ``next``)."""
-    done = dict(answers)
-    for index in range(count):
-        yield done[index]
+def _in_order(answers: Iterator[tuple[int, ChunkSolution]]) -> Iterator[ChunkSolution]:
+    """The answers of jobs ``0, 1, ...`` in that order, each as soon as it and those before it
+    are in."""
+    early: dict[int, ChunkSolution] = {}
+    wanted = 0
+    for index, answer in answers:
+        early[index] = answer
+        while wanted in early:
+            yield early.pop(wanted)
+            wanted += 1
 
 
 class WorkerRunner(Runner):
@@ -143,9 +148,7 @@ class WorkerRunner(Runner):
                 moved = keys[len(keys) - min(surplus, room):]
                 del keys[len(keys) - len(moved):]
                 self.connections[giver].send(("give", tier, moved))
-                status, states = self.connections[giver].recv()
-                if status == "error":
-                    raise states
+                states = self._received(self.connections[giver])
                 self.connections[taker].send(("adopt", tier, moved, states))
                 taken += moved
 
@@ -154,13 +157,34 @@ class WorkerRunner(Runner):
         for connection in self.connections:
             connection.send(("forget", tier))
 
-    def solve(self, chunks: list[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order, the chunks shared out in turn (with ``keys``,
-        each worker writes their rows to its part file); the first requests are sent before
-        this returns."""
-        answers = self._run([(i % self.workers, ("solve", chunk, None if keys is None else keys[i]))
-                             for i, chunk in enumerate(chunks)])
-        return _in_order(answers, len(chunks))
+    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order (with ``keys``, each worker writes their rows to
+        its part file).  Each chunk goes to the first worker free, and is made (``chunks`` may be
+        lazy) while the workers solve the ones before; the first requests are sent, and one more
+        is made, before this returns."""
+        requests = (("solve", chunk, None if keys is None else keys[index]) for index, chunk in enumerate(chunks))
+        busy: dict[int, int] = {}
+        for number, request in zip(range(self.workers), requests):
+            self.connections[number].send(request)
+            busy[number] = len(busy)
+        return _in_order(self._shared_answers(requests, busy))
+
+    def _shared_answers(self, requests: Iterator[Any], busy: dict[int, int]) -> Iterator[tuple[int, Any]]:
+        """The answers of the busy workers (worker -> its job's index), as (index, answer); a
+        worker that answers gets the next of ``requests``, made ahead while they work."""
+        sent = len(busy)
+        upcoming = next(requests, None)
+        while busy:
+            for connection in wait([self.connections[number] for number in busy]):
+                assert isinstance(connection, Connection)
+                number = self.connections.index(connection)
+                index = busy.pop(number)
+                answer = self._received(connection)
+                if upcoming is not None:
+                    connection.send(upcoming)
+                    busy[number], sent = sent, sent + 1
+                    upcoming = next(requests, None)
+                yield index, answer
 
     def _run(self, jobs: list[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
         """Send each job (worker, request) to its worker, one at a time a worker, the first
@@ -181,14 +205,20 @@ class WorkerRunner(Runner):
             for connection in wait([self.connections[number] for number in busy]):
                 assert isinstance(connection, Connection)
                 number = self.connections.index(connection)
-                status, answer = connection.recv()
-                if status == "error":
-                    raise answer
+                answer = self._received(connection)
                 index = busy.pop(number)
                 if queues[number]:
                     busy[number], request = queues[number].popleft()
                     connection.send(request)
                 yield index, answer
+
+    @staticmethod
+    def _received(connection: Connection) -> Any:
+        """A worker's answer, or the error it sent raised here."""
+        status, answer = connection.recv()
+        if status == "error":
+            raise answer
+        return answer
 
     def close(self) -> None:
         """Stop the worker processes (at once, if they are at work)."""
