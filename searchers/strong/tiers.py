@@ -7,8 +7,8 @@ the stores), is solved in two passes over its tiers:
   start for the first) are expanded, in chunks, by the runner (this process, worker processes
   or Ray tasks, see ``parallel``); moves that stay in the tier add positions to expand, moves to
   a higher tier add them to that tier's frontier, held in memory up to ``_FRONTIER_KEPT``
-  states and beyond that on disk (a batch of states at a time) in a scratch SQLite file, which
-  also keeps each tier's graph;
+  states and beyond that on disk (a batch of states at a time) in a scratch SQLite file; the
+  tier's graph goes to a scratch file of its own;
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
   its moves reach in higher tiers are taken from the tier solved just before or looked up in
   the tablebase being written, and the tier is solved and written out.  A tier whose every move
@@ -28,6 +28,7 @@ import os
 import pickle
 import sqlite3
 import tempfile
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge, sub_chunk, tier_solution
+from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge_into, sub_chunk, tier_solution
 
 # Positions a chunk of a flat tier's solving holds at most.
 _SOLVE_CHUNK = 8_000
@@ -62,8 +63,8 @@ def has_tiers(game: Game) -> bool:
 
 
 class Scratch:
-    """The scratch file of a solve by tiers: the frontier states that do not fit in memory, and
-    each tier's graph between the two passes.
+    """The scratch files of a solve by tiers: the frontier states that do not fit in memory (in
+    an SQLite file), and each tier's graph between the two passes (in a file a tier).
 
     The frontier is a dict a tier, key -> state (as the runner packs it), so each position is
     queued once; past ``kept`` states it is written out a batch at a time (one pickle of many
@@ -82,11 +83,11 @@ class Scratch:
             PRAGMA synchronous = OFF;
             CREATE TABLE frontier (tier INTEGER NOT NULL, batch BLOB NOT NULL);
             CREATE INDEX frontier_tier ON frontier (tier);
-            CREATE TABLE graphs (tier INTEGER PRIMARY KEY, data BLOB NOT NULL);
             """
         )
         self.frontier: dict[int, dict[bytes, Any]] = {}
         self.spilled: set[int] = set()
+        self.graphs: list[int] = []  # the tiers whose graphs are kept
         self.kept = _FRONTIER_KEPT if kept is None else kept
 
     def tier(self, tier: int) -> dict[bytes, Any]:
@@ -134,23 +135,32 @@ class Scratch:
             yield fresh
         yield [(key, state) for key, state in held.items() if key not in seen]
 
+    def _graph_file(self, tier: int) -> Path:
+        return Path(f"{self.path}.tier{tier}")
+
     def keep_graph(self, graph: TierGraph) -> None:
-        """Store a tier's graph until the backward pass."""
-        self.connection.execute("INSERT INTO graphs VALUES (?, ?)",
-                                (graph.tier, pickle.dumps(graph, pickle.HIGHEST_PROTOCOL)))
-        self.connection.commit()
+        """Store a tier's graph until the backward pass (in a file of its own: quicker than a
+        row of the scratch file)."""
+        keys, rest = graph.to_bytes()
+        with open(self._graph_file(graph.tier), "wb") as file:
+            file.write(len(keys).to_bytes(8, "little"))
+            file.write(keys)
+            file.write(rest)
+        self.graphs.append(graph.tier)
 
     def take_graph(self, tier: int) -> TierGraph:
-        """A tier's graph, read back (and dropped from the file)."""
-        data = self.connection.execute("SELECT data FROM graphs WHERE tier = ?", (tier,)).fetchone()[0]
-        self.connection.execute("DELETE FROM graphs WHERE tier = ?", (tier,))
-        graph: TierGraph = pickle.loads(data)
-        return graph
+        """A tier's graph, read back (and its file deleted)."""
+        path = self._graph_file(tier)
+        data = memoryview(path.read_bytes())
+        os.remove(path)
+        self.graphs.remove(tier)
+        length = int.from_bytes(data[:8], "little")
+        return TierGraph.from_bytes(data[8:8 + length], data[8 + length:])
 
     def close(self) -> None:
-        """Close and delete the scratch file."""
+        """Close and delete the scratch files."""
         self.connection.close()
-        for path in (self.path, Path(f"{self.path}-journal")):
+        for path in (self.path, Path(f"{self.path}-journal"), *map(self._graph_file, self.graphs)):
             if path.exists():
                 os.remove(path)
 
@@ -257,18 +267,19 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
         scratch.tier(tier_of[key]).setdefault(key, states[key])
 
 
-def solve_tier(tier_graph: TierGraph, fixed: list[Answer], runner: Runner, chance: bool, tolerance: float,
-               report: Reporter, positions: int) -> Iterator[ChunkSolution]:
+def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner, chance: bool,
+               tolerance: float, report: Reporter, positions: int) -> Iterator[ChunkSolution]:
     """The backward pass over one tier: a flat tier in chunks by the runner (already at work
-    when this returns), another here; ``merge`` the answers."""
+    when this returns), another here; the solutions of consecutive chunks, in order."""
     if not tier_graph.flat:
-        solution = tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
+        solution = tier_solution(tier_graph, answers(tier_graph.external), chance, tolerance, report, positions)
         size = len(tier_graph.kind)
         return iter([(solution.solved[:size], solution.remoteness[:size], solution.best[:size], solution.exact,
                       solution.residual, solution.methods)])
     size = len(tier_graph.kind)
     ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
-    chunks = [(*sub_chunk(tier_graph, fixed, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges]
+    # Made one by one, as the runner asks for them: the workers solve the first ones meanwhile.
+    chunks = ((*sub_chunk(tier_graph, answers, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges)
     if runner.part_files:  # the workers write the rows themselves
         return runner.solve(chunks, [tier_graph.keys[part[0]:part[-1] + 1] for part in ranges])
     return runner.solve(chunks)
@@ -280,13 +291,50 @@ def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
     return rows_of(keys, solution.solved[:size], solution.remoteness[:size], solution.best[:size])
 
 
-def answers_of(external: list[bytes], known: dict[bytes, Answer], writer: TablebaseWriter) -> list[Answer]:
-    """The answers of the positions of higher tiers a tier reaches: from the tier solved just
-    before (``known``), else from the tablebase."""
-    missing = [key for key in external if key not in known]
-    if missing:
-        known = {**known, **{key: (value, remoteness) for key, (value, remoteness, _) in writer.lookup(missing).items()}}
-    return [known[key] for key in external]
+def answers_from(known: dict[bytes, Answer], writer: TablebaseWriter) -> Callable[[list[bytes]], list[Answer]]:
+    """What finds the answers of positions of higher tiers a tier reaches, from their keys: the
+    tier solved just before (``known``), else the tablebase."""
+
+    def answers(keys: list[bytes]) -> list[Answer]:
+        try:
+            return list(map(known.__getitem__, keys))
+        except KeyError:  # some in earlier tiers
+            pass
+        missing = [key for key in keys if key not in known]
+        looked_up = {key: (value, remoteness) for key, (value, remoteness, _) in writer.lookup(missing).items()}
+        return [known[key] if key in known else looked_up[key] for key in keys]
+
+    return answers
+
+
+def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: TablebaseWriter, totals: _Totals,
+                    chance: bool, tolerance: float, report: Reporter, positions: int) -> None:
+    """The backward pass, highest tier first: each tier solved from the answers of the tiers
+    after it, written out, and counted in ``totals``.  The rows of a tier solved here are
+    written, and the next tier's graph is read back, while the workers solve."""
+    known: dict[bytes, Answer] = {}  # the answers of the tier solved last
+    rows: list[tuple[Any, ...]] = []
+    upcoming = scratch.take_graph(tiers[-1])
+    for place in reversed(range(len(tiers))):
+        tier_graph = upcoming
+        report.tier, report.offset = tier_graph.tier, totals.positions
+        if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
+            for part_file in runner.part_files:
+                writer.attach(part_file)
+        solving = solve_tier(tier_graph, answers_from(known, writer), runner, chance, tolerance, report, positions)
+        if rows:
+            writer.add(rows)  # the tier before's
+        solution = Solution([], array("q"), array("q"))
+        known = {}
+        for part in solving:
+            start = len(solution.value)
+            merge_into(solution, part)
+            known.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
+            if place and upcoming is tier_graph:
+                upcoming = scratch.take_graph(tiers[place - 1])
+        rows = [] if tier_graph.flat and runner.part_files else tier_rows(tier_graph.keys, solution)
+        totals.add(tier_graph, solution)
+    writer.add(rows)
 
 
 @dataclass
@@ -361,24 +409,7 @@ def solve_by_tiers(
         totals = _Totals()
         chance = has_chance(game)
         report.positions = positions
-        known: dict[bytes, Answer] = {}
-        rows: list[tuple[Any, ...]] = []
-        for tier in reversed(tiers):
-            report.tier, report.offset = tier, totals.positions
-            tier_graph = scratch.take_graph(tier)
-            if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
-                for part in runner.part_files:
-                    writer.attach(part)
-            fixed = answers_of(tier_graph.external, known, writer)
-            solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions)
-            if rows:
-                writer.add(rows)  # the tier before's, while the workers solve this one
-            solution = merge(list(solving))
-            rows = [] if tier_graph.flat and runner.part_files else tier_rows(tier_graph.keys, solution)
-            size = len(tier_graph.keys)
-            known = dict(zip(tier_graph.keys, zip(solution.solved[:size], solution.remoteness[:size])))
-            totals.add(tier_graph, solution)
-        writer.add(rows)
+        _solve_backward(tiers, scratch, runner, writer, totals, chance, tolerance, report, positions)
         writer.absorb()
         finished = perf_counter()
         result = _result(game, start, start_key, writer, totals, tolerance, StrongStats(
