@@ -191,6 +191,9 @@ class Runner:
         to those files too."""
         return (solve_chunk(chunk) for chunk in chunks)
 
+    def commit(self) -> None:
+        """Make the rows written to ``part_files`` so far readable to other processes."""
+
     def close(self) -> None:
         """Free the workers."""
 

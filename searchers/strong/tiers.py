@@ -321,6 +321,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
             for part_file in runner.part_files:
                 writer.attach(part_file)
+        runner.commit()  # the rows of the tiers solved before, read back by ``answers_from``
         solving = solve_tier(tier_graph, answers_from(known, writer), runner, chance, tolerance, report, positions)
         if rows:
             writer.add(rows)  # the tier before's
@@ -335,6 +336,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         rows = [] if tier_graph.flat and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
     writer.add(rows)
+    runner.commit()
 
 
 @dataclass

@@ -79,8 +79,12 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                 _, chunk, keys = request
                 solved = solve_chunk(chunk)
                 if keys is not None and rows is not None:
-                    rows.add(rows_of(keys, *solved[:3]))
+                    rows.add(rows_of(keys, *solved[:3]), commit=False)
                 connection.send(("ok", solved))
+            elif what == "commit":
+                if rows is not None:
+                    rows.commit()
+                connection.send(("ok", None))
         except Exception as error:  # the game's own errors among them: the main process raises it
             try:
                 connection.send(("error", error))
@@ -156,6 +160,13 @@ class WorkerRunner(Runner):
         """Every worker drops the states of ``tier`` it still keeps."""
         for connection in self.connections:
             connection.send(("forget", tier))
+
+    def commit(self) -> None:
+        """Every worker commits the rows it wrote to its part file."""
+        for connection in self.connections:
+            connection.send(("commit",))
+        for connection in self.connections:
+            self._received(connection)
 
     def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order (with ``keys``, each worker writes their rows to
