@@ -56,16 +56,17 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
         if what == "stop":
             return
         try:
-            if what == "expand":
-                _, tier, keys = request
+            if what == "expand":  # chunks of keys: an answer for each, one after the other
+                _, tier, chunks = request
                 held = kept.get(tier, {})
-                answer = expand_states(game, tier, [held.pop(key) for key in keys])
-                children = answer[7]
-                for key, child_tier, child in zip(answer[5], answer[6], children):
-                    if child is not None:
-                        kept.setdefault(child_tier, {}).setdefault(key, child)
-                answer = answer[:7] + ([None if child is None else number for child in children],)
-                connection.send(("ok", answer))
+                for keys in chunks:
+                    answer = expand_states(game, tier, [held.pop(key) for key in keys])
+                    children = answer[7]
+                    for key, child_tier, child in zip(answer[5], answer[6], children):
+                        if child is not None:
+                            kept.setdefault(child_tier, {}).setdefault(key, child)
+                    answer = answer[:7] + ([None if child is None else number for child in children],)
+                    connection.send(("ok", answer))
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
@@ -132,12 +133,26 @@ class WorkerRunner(Runner):
         return 0
 
     def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
-        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready."""
+        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready.
+
+        Each worker is sent all its chunks at once, and answers them one by one without waiting
+        for the main process, which reads the answers as they come."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         self._balance(tier, held)
-        jobs = [(number, list(chunk)) for number, keys in enumerate(held) for chunk in chunked(keys, 1)]
-        for index, answer in self._run([(number, ("expand", tier, keys)) for number, keys in jobs]):
-            yield jobs[index][1], answer
+        chunks: dict[int, deque[list[bytes]]] = {}
+        for number, keys in enumerate(held):
+            if keys:  # a worker is idle when sent its chunks: it reads them at once
+                chunks[number] = deque(list(chunk) for chunk in chunked(keys, 1))
+                self.connections[number].send(("expand", tier, list(chunks[number])))
+        while chunks:
+            for connection in wait([self.connections[number] for number in chunks]):
+                assert isinstance(connection, Connection)
+                number = self.connections.index(connection)
+                answer = self._received(connection)
+                keys = chunks[number].popleft()
+                if not chunks[number]:
+                    del chunks[number]
+                yield keys, answer
 
     def _balance(self, tier: int, held: list[list[bytes]]) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
@@ -195,32 +210,6 @@ class WorkerRunner(Runner):
                     connection.send(upcoming)
                     busy[number], sent = sent, sent + 1
                     upcoming = next(requests, None)
-                yield index, answer
-
-    def _run(self, jobs: list[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
-        """Send each job (worker, request) to its worker, one at a time a worker, the first
-        ones at once; the answers, as (job's index, answer), as they come."""
-        queues: list[deque[tuple[int, Any]]] = [deque() for _ in self.connections]
-        for index, (number, request) in enumerate(jobs):
-            queues[number].append((index, request))
-        busy: dict[int, int] = {}
-        for number, queue in enumerate(queues):
-            if queue:
-                busy[number], request = queue.popleft()
-                self.connections[number].send(request)
-        return self._answers(queues, busy)
-
-    def _answers(self, queues: list[deque[tuple[int, Any]]], busy: dict[int, int]) -> Iterator[tuple[int, Any]]:
-        """The answers of the busy workers, each sent its next job as it answers."""
-        while busy:
-            for connection in wait([self.connections[number] for number in busy]):
-                assert isinstance(connection, Connection)
-                number = self.connections.index(connection)
-                answer = self._received(connection)
-                index = busy.pop(number)
-                if queues[number]:
-                    busy[number], request = queues[number].popleft()
-                    connection.send(request)
                 yield index, answer
 
     @staticmethod
