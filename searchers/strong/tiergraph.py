@@ -4,7 +4,7 @@ The positions a tier's moves reach in higher tiers are solved before it: here th
 nodes, their answers given.  A tier where every move leaves the tier (a disc dropped, a seed
 sown into a store) needs no search for an order: each position follows from its children at
 once, so such a tier can be cut into chunks solved anywhere, each chunk with the answers of
-the children it reaches (``sub_chunk``, ``solve_chunk``).
+the children it reaches (``ChunkCutter``, ``solve_chunk``).
 """
 
 from __future__ import annotations
@@ -12,15 +12,18 @@ from __future__ import annotations
 import marshal
 import pickle
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from ..protocol import Value
-from .graph import CHANCE, FIXED, TERMINAL, Graph, IntArray
+from .graph import FIXED, Graph, IntArray
 from .solution import Solution, solve_node
 from .solver import Reporter, solve_graph
+
+Item = TypeVar("Item")
 
 Answer = tuple[Value, int]
 """A solved position's value and remoteness."""
@@ -124,25 +127,46 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
     return solution
 
 
-def sub_chunk(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], start: int,
-              end: int) -> tuple[TierGraph, list[Answer]]:
-    """Nodes ``start`` to ``end`` of a flat tier as a graph of their own, with the answers of
-    the external positions they reach, found by ``answers`` from their keys (which are not
-    needed further, and stay behind)."""
-    begin, stop = tier_graph.first[start], tier_graph.first[end]
-    moves = tier_graph.target[begin:stop]
-    reached = sorted(set(moves), reverse=True)  # -1 - i, the first external first
-    renumber = {t: -1 - i for i, t in enumerate(reached)}
-    kind = tier_graph.kind[start:end]
-    part = TierGraph(
-        tier_graph.tier, kind=kind,
-        first=array("q", [f - begin for f in tier_graph.first[start:end + 1]]),
-        target=array("q", [renumber[t] for t in moves]),
-        probabilities={n - start: tier_graph.probabilities[n] for n in range(start, end) if kind[n - start] == CHANCE},
-        utility={n - start: tier_graph.utility[n] for n in range(start, end) if kind[n - start] == TERMINAL},
-        repetition=tier_graph.repetition[start:end],
-    )
-    return part, answers([tier_graph.external[-1 - t] for t in reached])
+class ChunkCutter:
+    """A flat tier cut into chunks to solve apart (``cut``), each with the answers of the
+    external positions it reaches, found by ``answers`` from their keys.
+
+    The main process cuts every chunk while the workers solve, so cutting is done at C speed
+    (slices, ``map``) wherever it can be: Python statements go only to the chunk's finished and
+    chance positions."""
+
+    def __init__(self, tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]]) -> None:
+        """Cut ``tier_graph``, a flat tier."""
+        self.graph = tier_graph
+        self.answers = answers
+        self.terminal = sorted(tier_graph.utility)
+        self.chance = sorted(tier_graph.probabilities)
+        # A move's target t is -1 - i for external[i]: in the reversed list, that is index t.
+        self.external_reversed = tier_graph.external[::-1]
+
+    def cut(self, start: int, end: int) -> tuple[TierGraph, list[Answer]]:
+        """Nodes ``start`` to ``end`` as a graph of their own, with the answers of the external
+        positions they reach (their keys are not needed further, and stay behind)."""
+        graph = self.graph
+        begin, stop = graph.first[start], graph.first[end]
+        moves = graph.target[begin:stop]
+        reached = sorted(set(moves), reverse=True)  # -1 - i, the first external first
+        renumber = dict(zip(reached, range(-1, -1 - len(reached), -1)))
+        part = TierGraph(
+            graph.tier, kind=graph.kind[start:end],
+            first=array("q", map((-begin).__add__, graph.first[start:end + 1])),
+            target=array("q", map(renumber.__getitem__, moves)),
+            probabilities=self._within(self.chance, graph.probabilities, start, end),
+            utility=self._within(self.terminal, graph.utility, start, end),
+            repetition=graph.repetition[start:end],
+        )
+        return part, self.answers(list(map(self.external_reversed.__getitem__, reached)))
+
+    @staticmethod
+    def _within(nodes: list[int], found: dict[int, Item], start: int, end: int) -> dict[int, Item]:
+        """``found``'s entries for ``nodes`` (sorted) from ``start`` to ``end``, numbered from
+        ``start``."""
+        return {node - start: found[node] for node in nodes[bisect_left(nodes, start):bisect_left(nodes, end)]}
 
 
 def solve_chunk(chunk: SolveChunk) -> ChunkSolution:
@@ -165,4 +189,4 @@ def merge_into(solution: Solution, part: ChunkSolution) -> None:
     solution.methods |= methods
 
 
-__all__ = ["Answer", "ChunkSolution", "SolveChunk", "TierGraph", "in_key_order", "merge_into", "solve_chunk", "sub_chunk", "tier_solution"]
+__all__ = ["Answer", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "in_key_order", "merge_into", "solve_chunk", "tier_solution"]

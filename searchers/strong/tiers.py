@@ -48,7 +48,7 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkSolution, TierGraph, in_key_order, merge_into, sub_chunk, tier_solution
+from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, in_key_order, merge_into, tier_solution
 
 # Positions a chunk of a flat tier's solving holds at most.
 _SOLVE_CHUNK = 8_000
@@ -279,7 +279,8 @@ def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answ
     size = len(tier_graph.kind)
     ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
     # Made one by one, as the runner asks for them: the workers solve the first ones meanwhile.
-    chunks = ((*sub_chunk(tier_graph, answers, part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges)
+    cutter = ChunkCutter(tier_graph, answers)
+    chunks = ((*cutter.cut(part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges)
     if runner.part_files:  # the workers write the rows themselves
         return runner.solve(chunks, [tier_graph.keys[part[0]:part[-1] + 1] for part in ranges])
     return runner.solve(chunks)
