@@ -10,8 +10,10 @@ its share of the tier's positions hands the surplus over to the others, pickled 
 stay with that worker too; balanced once, the workers make about equal shares of the next
 tiers, so little moves after the first tiers.  Each worker also solves chunks of flat tiers.
 
-A worker answers one request at a time over its pipe, and the main process sends a worker its
-next request before reading on, so both sides always know whose turn it is.
+A worker answers its requests in turn over its pipe (a request to expand chunks has an answer
+for each chunk), and the main process sends a worker a request only once it has read every
+answer to the ones before: a worker sent a request is always reading, so neither side can be
+stuck writing to a full pipe.
 """
 
 from __future__ import annotations
@@ -186,8 +188,8 @@ class WorkerRunner(Runner):
     def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order (with ``keys``, each worker writes their rows to
         its part file).  Each chunk goes to the first worker free, and is made (``chunks`` may be
-        lazy) while the workers solve the ones before; the first requests are sent, and one more
-        is made, before this returns."""
+        lazy) while the workers solve the ones before; the first requests are sent before this
+        returns."""
         requests = (("solve", chunk, None if keys is None else keys[index]) for index, chunk in enumerate(chunks))
         busy: dict[int, int] = {}
         for number, request in zip(range(self.workers), requests):
