@@ -142,11 +142,11 @@ class Scratch:
         """Store a tier's graph until the backward pass (in a file of its own: quicker than a
         row of the scratch file)."""
         keys, rest = graph.to_bytes()
+        self.graphs.append(graph.tier)  # first: ``close`` deletes a file left half written too
         with open(self._graph_file(graph.tier), "wb") as file:
             file.write(len(keys).to_bytes(8, "little"))
             file.write(keys)
             file.write(rest)
-        self.graphs.append(graph.tier)
 
     def take_graph(self, tier: int) -> TierGraph:
         """A tier's graph, read back (and its file deleted)."""
