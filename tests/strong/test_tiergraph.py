@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
+from searchers.protocol import Value
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph
+
+
+SCORES: list[Value] = [-1, 0, 1, Fraction(1, 3)]
 
 
 def flat_tier(seed: int, size: int = 60, externals: int = 40) -> TierGraph:
@@ -26,7 +30,7 @@ def flat_tier(seed: int, size: int = 60, externals: int = 40) -> TierGraph:
         graph.target.extend(-1 - chooser.randrange(externals) for _ in range(moves))
         graph.first.append(len(graph.target))
         if kind == TERMINAL:
-            graph.utility[node] = chooser.choice([-1, 0, 1, Fraction(1, 3)])
+            graph.utility[node] = chooser.choice(SCORES)
         if kind == CHANCE:
             graph.probabilities[node] = [Fraction(1, moves)] * moves
         graph.repetition.append(None if kind == TERMINAL else 0)
@@ -49,7 +53,7 @@ def chunk_node_by_node(graph: TierGraph, answers: dict[bytes, Answer], start: in
 @pytest.mark.parametrize("seed", range(5))
 def test_chunks_cut_match_chunks_made_node_by_node(seed: int) -> None:
     graph = flat_tier(seed)
-    answers = {key: (i % 3 - 1, i) for i, key in enumerate(graph.external)}
+    answers: dict[bytes, Answer] = {key: (i % 3 - 1, i) for i, key in enumerate(graph.external)}
     cutter = ChunkCutter(graph, lambda keys: [answers[key] for key in keys])
     for start, end in [(0, 60), (0, 1), (13, 29), (59, 60), (30, 31)]:
         part, fixed = cutter.cut(start, end)
