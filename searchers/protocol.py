@@ -276,6 +276,9 @@ def check_same_position(game: Game, first: State, second: State, position: Calla
     raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
 
 
+_MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far
+
+
 def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool:
     """Check two states that a table key stands for: if the key makes them one position (rather
     than mirror images under the game's symmetries), they must play the same. They are compared
@@ -296,6 +299,3 @@ def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool
             move = choose.choice(game.actions(stored))
         stored, state = game.result(stored, move), game.result(state, move)
     return True
-
-
-_MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far

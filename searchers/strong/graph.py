@@ -18,7 +18,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
-from ..protocol import Game, State, Value, check_same_position, has_chance
+from ..protocol import Game, State, Value, check_same_position, has_chance, has_position
 from ..results import SearchError
 
 if TYPE_CHECKING:
@@ -100,9 +100,9 @@ class GrowthProgress:
 
 
 def position_of(game: Game) -> Callable[[State], Hashable] | None:
-    """The game's ``position`` function, or None when a state is its own position."""
-    position = getattr(game, "position", None)
-    return position if callable(position) else None
+    """The game's ``position`` function, or None when a state is its own position (then no
+    move of a solve calls it, nor compares states of one position)."""
+    return game.position if has_position(game) else None
 
 
 def repetition_rule(game: Game) -> Callable[[State], Value] | None:
