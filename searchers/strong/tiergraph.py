@@ -12,10 +12,13 @@ from __future__ import annotations
 import marshal
 import pickle
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate, chain, compress, repeat
+from operator import sub
 from typing import Any, TypeVar
 
 from ..protocol import Value
@@ -34,7 +37,13 @@ class TierGraph:
     """One tier's positions and moves, as the forward pass leaves them for the backward one.
 
     ``target`` holds a local node for a move inside the tier, and ``-1 - i`` for a move to
-    ``external[i]``, a position of a higher tier."""
+    ``external[i]``, a position of a higher tier.
+
+    ``levels`` cuts a tier with moves inside it but no cycle there into levels solved one after
+    the other, each like a flat tier: level 0 holds the nodes whose every move leaves the tier,
+    level k + 1 those whose moves inside the tier reach level k and below; level k holds nodes
+    ``levels[k]`` to ``levels[k + 1]``.  It is empty for a flat tier and for a tier with a cycle
+    (solved in one piece, ``tier_solution``)."""
 
     tier: int
     keys: list[bytes] = field(default_factory=list)
@@ -45,6 +54,7 @@ class TierGraph:
     probabilities: dict[int, list[Value]] = field(default_factory=dict)
     utility: dict[int, Value] = field(default_factory=dict)
     repetition: list[Value | None] = field(default_factory=list)
+    levels: list[int] = field(default_factory=list)
 
     def to_bytes(self) -> tuple[bytes, bytes]:
         """The graph as bytes for this process to read back (``from_bytes``): the keys apart, by
@@ -67,28 +77,76 @@ class TierGraph:
         move, kept, and pickled with the graph)."""
         return max(self.target, default=-1) < 0
 
+    @property
+    def in_chunks(self) -> bool:
+        """Whether the tier is solved in chunks: it is flat, or cut into levels."""
+        return self.flat or bool(self.levels)
 
-def in_key_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
-    """The tier with its nodes numbered in the order of their keys, its moves inside the tier
-    pointing to their nodes (``graph.target`` holds for them the child's index in ``found``).
-    The order the runner expanded the nodes in then makes no difference, not even to the
-    last bits of value iteration."""
+
+def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
+    """The tier with its nodes numbered in the order they can be solved in, its moves inside
+    the tier pointing to their nodes (``graph.target`` holds for them the child's index in
+    ``found``): by level (see ``TierGraph.levels``) where no cycle stays inside the tier, then by
+    key; by key alone otherwise.  The order the runner expanded the nodes in then makes no
+    difference, not even to the last bits of value iteration."""
     old = graph
+    node_of_key = {key: n for n, key in enumerate(old.keys)}
+    old_node_of_found = [node_of_key[key] for key in found]
     order = sorted(range(len(old.keys)), key=old.keys.__getitem__)
-    keys = [old.keys[n] for n in order]
-    rank = {key: n for n, key in enumerate(keys)}
-    node_of_found = [rank[key] for key in found]
-    first, target = array("q", [0]), array("q")
-    for n in order:
-        target.extend([t if t < 0 else node_of_found[t] for t in old.target[old.first[n]:old.first[n + 1]]])
-        first.append(len(target))
+    height = _heights(old, old_node_of_found)
+    if height is not None:
+        order.sort(key=height.__getitem__)  # a stable sort: by key within a level
+    new_node = dict(zip(order, range(len(order))))
+    node_of_found = list(map(new_node.__getitem__, old_node_of_found))
+    # Each node's moves, in the new order, taken as slices at C speed.
+    starts = list(map(old.first.__getitem__, order))
+    ends = list(map(old.first.__getitem__, map((1).__add__, order)))
+    moves = chain.from_iterable(map(old.target.__getitem__, map(slice, starts, ends)))
+    target = array("q", [t if t < 0 else node_of_found[t] for t in moves])
+    first = array("q", accumulate(map(sub, ends, starts), initial=0))
+    counts = Counter(height) if height is not None else {}
     return TierGraph(
-        old.tier, keys=keys, kind=bytearray(old.kind[n] for n in order), first=first, target=target,
-        external=old.external,
+        old.tier, keys=[old.keys[n] for n in order], kind=bytearray(old.kind[n] for n in order), first=first,
+        target=target, external=old.external,
         probabilities={i: old.probabilities[n] for i, n in enumerate(order) if n in old.probabilities},
         utility={i: old.utility[n] for i, n in enumerate(order) if n in old.utility},
         repetition=[old.repetition[n] for n in order],
+        levels=list(accumulate((counts[h] for h in range(len(counts))), initial=0)) if counts else [],
     )
+
+
+def _heights(graph: TierGraph, node_of_found: list[int]) -> IntArray | None:
+    """Each node's level: 0 if every move leaves the tier, else one more than the highest level
+    its moves inside the tier reach; None if some of those moves make a cycle."""
+    size = len(graph.kind)
+    first, target = graph.first, graph.target
+    inside = list(map((0).__le__, target))
+    # Each move inside the tier as (parent, child), at C speed: the usual tier has few of them.
+    parents = list(compress(chain.from_iterable(map(repeat, range(size), map(sub, first[1:], first))), inside))
+    children = list(map(node_of_found.__getitem__, compress(target, inside)))
+    waiting = Counter(parents)  # each node's moves inside the tier to children not yet placed
+    callers: dict[int, list[int]] = {}
+    for parent, child in zip(parents, children):
+        found = callers.get(child)
+        if found is None:
+            callers[child] = [parent]
+        else:
+            found.append(parent)
+    height = array("q", bytes(8 * size))
+    level = [node for node in callers if node not in waiting]
+    placed, up = size - len(waiting), 0
+    while level:
+        up += 1
+        next_level = []
+        for node in level:
+            for parent in callers.get(node, ()):
+                waiting[parent] -= 1
+                if not waiting[parent]:
+                    height[parent] = up
+                    next_level.append(parent)
+        placed += len(next_level)
+        level = next_level
+    return height if placed == size else None
 
 
 SolveChunk = tuple[TierGraph, list[Answer], bool, float, int]
@@ -128,29 +186,34 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
 
 
 class ChunkCutter:
-    """A flat tier cut into chunks to solve apart (``cut``), each with the answers of the
-    external positions it reaches, found by ``answers`` from their keys.
+    """A flat tier, or a level of a tier (see ``TierGraph.levels``), cut into chunks to solve
+    apart (``cut``), each with the answers of the positions it reaches: of higher tiers, found
+    by ``answers`` from their keys; of lower levels, read from ``solved``, the solution of the
+    nodes before the chunk.
 
     The main process cuts every chunk while the workers solve, so cutting is done at C speed
     (slices, ``map``) wherever it can be: Python statements go only to the chunk's finished and
     chance positions."""
 
-    def __init__(self, tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]]) -> None:
-        """Cut ``tier_graph``, a flat tier."""
+    def __init__(self, tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]],
+                 solved: Solution | None = None) -> None:
+        """Cut ``tier_graph``."""
         self.graph = tier_graph
         self.answers = answers
+        self.solved = solved
         self.terminal = sorted(tier_graph.utility)
         self.chance = sorted(tier_graph.probabilities)
         # A move's target t is -1 - i for external[i]: in the reversed list, that is index t.
         self.external_reversed = tier_graph.external[::-1]
 
     def cut(self, start: int, end: int) -> tuple[TierGraph, list[Answer]]:
-        """Nodes ``start`` to ``end`` as a graph of their own, with the answers of the external
-        positions they reach (their keys are not needed further, and stay behind)."""
+        """Nodes ``start`` to ``end`` as a flat graph of their own, with the answers of the
+        positions they reach (the keys of those of higher tiers are not needed further, and
+        stay behind)."""
         graph = self.graph
         begin, stop = graph.first[start], graph.first[end]
         moves = graph.target[begin:stop]
-        reached = sorted(set(moves), reverse=True)  # -1 - i, the first external first
+        reached = sorted(set(moves), reverse=True)  # nodes of lower levels, then -1 - i, the first external first
         renumber = dict(zip(reached, range(-1, -1 - len(reached), -1)))
         part = TierGraph(
             graph.tier, kind=graph.kind[start:end],
@@ -160,7 +223,13 @@ class ChunkCutter:
             utility=self._within(self.terminal, graph.utility, start, end),
             repetition=graph.repetition[start:end],
         )
-        return part, self.answers(list(map(self.external_reversed.__getitem__, reached)))
+        inside = bisect_right(reached, 0, key=(0).__sub__)  # how many are nodes (0 and up) of lower levels
+        below: list[Answer] = []
+        if inside:
+            assert self.solved is not None, "a move inside a tier being cut as flat"
+            values, remoteness = self.solved.value, self.solved.remoteness
+            below = [(values[n], remoteness[n]) for n in reached[:inside]]  # type: ignore[misc]
+        return part, below + self.answers(list(map(self.external_reversed.__getitem__, reached[inside:])))
 
     @staticmethod
     def _within(nodes: list[int], found: dict[int, Item], start: int, end: int) -> dict[int, Item]:
@@ -189,4 +258,4 @@ def merge_into(solution: Solution, part: ChunkSolution) -> None:
     solution.methods |= methods
 
 
-__all__ = ["Answer", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "in_key_order", "merge_into", "solve_chunk", "tier_solution"]
+__all__ = ["Answer", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "in_solving_order", "merge_into", "solve_chunk", "tier_solution"]

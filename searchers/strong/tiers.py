@@ -29,7 +29,7 @@ import pickle
 import sqlite3
 import tempfile
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -48,13 +48,17 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, in_key_order, merge_into, tier_solution
+from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk of a flat tier's solving holds at most.
 _SOLVE_CHUNK = 8_000
 
 # States of higher tiers held in memory at most; more go to the scratch file.
 _FRONTIER_KEPT = 1_000_000
+
+# Answers of the tiers solved last held in memory at most, for the tiers below to read; the
+# tablebase has the others (and these), read more slowly.
+_ANSWERS_KEPT = 500_000
 
 
 def has_tiers(game: Game) -> bool:
@@ -202,7 +206,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
             report("discovering", expanded)
         rounds = [(next_round, False)] if next_round else []
     runner.forget(tier)
-    return graph if graph.flat else in_key_order(graph, found)
+    return graph if graph.flat else in_solving_order(graph, found)
 
 
 def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion) -> None:
@@ -270,20 +274,41 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
 def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner, chance: bool,
                tolerance: float, report: Reporter, positions: int) -> Iterator[ChunkSolution]:
     """The backward pass over one tier: a flat tier in chunks by the runner (already at work
-    when this returns), another here; the solutions of consecutive chunks, in order."""
-    if not tier_graph.flat:
+    when this returns), a tier without cycles the same way a level at a time, another here; the
+    solutions of consecutive chunks, in order."""
+    if not tier_graph.in_chunks:
         solution = tier_solution(tier_graph, answers(tier_graph.external), chance, tolerance, report, positions)
         size = len(tier_graph.kind)
         return iter([(solution.solved[:size], solution.remoteness[:size], solution.best[:size], solution.exact,
                       solution.residual, solution.methods)])
-    size = len(tier_graph.kind)
-    ranges = chunked(range(size), runner.workers, largest=_SOLVE_CHUNK)
+    if tier_graph.flat:
+        return _solve_level(tier_graph, ChunkCutter(tier_graph, answers), 0, len(tier_graph.kind), runner,
+                            (chance, tolerance, positions))
+    return _solve_levels(tier_graph, answers, runner, (chance, tolerance, positions))
+
+
+def _solve_level(tier_graph: TierGraph, cutter: ChunkCutter, start: int, end: int, runner: Runner,
+                 settings: tuple[bool, float, int]) -> Iterator[ChunkSolution]:
+    """Nodes ``start`` to ``end``, each solved from positions already solved, in chunks by the
+    runner (at work when this returns); the chunks' solutions, in order."""
+    ranges = chunked(range(start, end), runner.workers, largest=_SOLVE_CHUNK)
     # Made one by one, as the runner asks for them: the workers solve the first ones meanwhile.
-    cutter = ChunkCutter(tier_graph, answers)
-    chunks = ((*cutter.cut(part[0], part[-1] + 1), chance, tolerance, positions) for part in ranges)
+    chunks = ((*cutter.cut(part[0], part[-1] + 1), *settings) for part in ranges)
     if runner.part_files:  # the workers write the rows themselves
         return runner.solve(chunks, [tier_graph.keys[part[0]:part[-1] + 1] for part in ranges])
     return runner.solve(chunks)
+
+
+def _solve_levels(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner,
+                  settings: tuple[bool, float, int]) -> Iterator[ChunkSolution]:
+    """A tier without cycles solved a level at a time (``TierGraph.levels``), each like a flat
+    tier; the chunks' solutions, in order."""
+    solved = Solution([], array("q"), array("q"))
+    cutter = ChunkCutter(tier_graph, answers, solved)
+    for start, end in zip(tier_graph.levels, tier_graph.levels[1:]):
+        for part in _solve_level(tier_graph, cutter, start, end, runner, settings):
+            merge_into(solved, part)
+            yield part
 
 
 def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
@@ -313,7 +338,8 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
     after it, written out, and counted in ``totals``.  The rows of a tier solved here are
     written, and the next tier's graph is read back, while the workers solve."""
-    known: dict[bytes, Answer] = {}  # the answers of the tier solved last
+    known: dict[bytes, Answer] = {}  # the answers of the tiers solved last
+    kept: deque[list[bytes]] = deque()  # their keys, a tier at a time, the oldest first
     rows: list[tuple[Any, ...]] = []
     upcoming = scratch.take_graph(tiers[-1])
     for place in reversed(range(len(tiers))):
@@ -327,17 +353,28 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         if rows:
             writer.add(rows)  # the tier before's
         solution = Solution([], array("q"), array("q"))
-        known = {}
+        _forget_oldest(known, kept, len(tier_graph.kind))
+        kept.append(tier_graph.keys)
         for part in solving:
             start = len(solution.value)
             merge_into(solution, part)
             known.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
             if place and upcoming is tier_graph:
                 upcoming = scratch.take_graph(tiers[place - 1])
-        rows = [] if tier_graph.flat and runner.part_files else tier_rows(tier_graph.keys, solution)
+        rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
     writer.add(rows)
     runner.commit()
+
+
+def _forget_oldest(known: dict[bytes, Answer], kept: deque[list[bytes]], coming: int) -> None:
+    """Make room in ``known`` for the answers of a tier of ``coming`` positions: forget the
+    oldest tiers' (``kept``, their keys) past ``_ANSWERS_KEPT`` answers in all, the last tier's
+    never: the tier about to be solved reaches it most.  Moves that skip tiers (a capture in
+    Kalah) to tiers forgotten read the tablebase."""
+    while len(kept) > 1 and len(known) + coming > _ANSWERS_KEPT:
+        for key in kept.popleft():
+            del known[key]
 
 
 @dataclass

@@ -1,5 +1,7 @@
 """A tier's graph cut into chunks and kept on disk: the chunks a ChunkCutter makes match the
-same chunks made node by node, and a graph comes back from its bytes unchanged."""
+same chunks made node by node, and a graph comes back from its bytes unchanged; a tier with
+moves inside it but no cycle is put in levels, and solved a level at a time gives what it gives
+solved whole."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import pytest
 
 from searchers.protocol import Value
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
-from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph
+from searchers.strong.parallel import Runner
+from searchers.strong.solver import Reporter
+from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, in_solving_order, tier_solution
+from searchers.strong.tiers import solve_tier
 
 
 SCORES: list[Value] = [-1, 0, 1, Fraction(1, 3)]
@@ -69,3 +74,106 @@ def test_a_graph_comes_back_from_its_bytes() -> None:
     assert again == graph
     assert again.flat is True
     assert isinstance(again.first, array) and isinstance(again.kind, bytearray)
+
+
+def tier_with_moves_inside(seed: int, size: int = 80, externals: int = 30, cycle: bool = False,
+                           dice: bool = True) -> TierGraph:
+    """A random tier with moves inside it, as the forward pass leaves it: nodes in the order
+    their expansions came back, a move inside the tier pointing to its child's place in the
+    order the nodes were found (``found``, returned in ``graph.external``'s stead: see below).
+
+    Node i moves inside the tier only to nodes made before it (so there is no cycle), unless
+    ``cycle``, where the last node also moves to the first one made; chance nodes only with
+    ``dice``."""
+    chooser = random.Random(seed)
+    made = [f"pos{chooser.randrange(10 ** 6):06d}-{n}".encode() for n in range(size)]  # key order is not this order
+    found = made[:]
+    chooser.shuffle(found)
+    place = {key: i for i, key in enumerate(found)}
+    graph = TierGraph(3, external=[f"ext{i}".encode() for i in range(externals)])
+    expanded = list(range(size))
+    chooser.shuffle(expanded)
+    for n in expanded:
+        kind = TERMINAL if n == 0 else chooser.choice([TERMINAL, MAX, MIN, CHANCE][:4 if dice else 3]) if n > 5 else MAX
+        graph.keys.append(made[n])
+        graph.kind.append(kind)
+        moves = [] if kind == TERMINAL else [
+            place[made[chooser.randrange(n)]] if n and chooser.random() < 0.6 else -1 - chooser.randrange(externals)
+            for _ in range(chooser.randint(1, 4))]
+        if cycle and n == size - 1:
+            kind = graph.kind[-1] = MAX
+            moves = [place[made[0]]]
+        if n == 0 and cycle:
+            graph.kind[-1] = MAX
+            moves = [place[made[size - 1]]]
+        graph.target.extend(moves)
+        graph.first.append(len(graph.target))
+        node = len(graph.kind) - 1
+        if graph.kind[-1] == TERMINAL:
+            graph.utility[node] = chooser.choice(SCORES)
+        if graph.kind[-1] == CHANCE:
+            graph.probabilities[node] = [Fraction(1, len(moves))] * len(moves)
+        graph.repetition.append(None if graph.kind[-1] == TERMINAL else 0)
+    graph.found = found  # type: ignore[attr-defined]
+    return graph
+
+
+def moves_by_key(graph: TierGraph, found: list[bytes] | None = None) -> dict[bytes, list[Any]]:
+    """Each node's moves, by its key: a child inside the tier by its key, another by its index
+    in ``external`` (inside the tier a move names the child's place in ``found``, if given,
+    else its node)."""
+    names = graph.keys if found is None else found
+    return {key: [names[t] if t >= 0 else -1 - t for t in graph.target[graph.first[n]:graph.first[n + 1]]]
+            for n, key in enumerate(graph.keys)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
+    """Level 0 holds the nodes whose moves all leave the tier; a node of level k + 1 moves to
+    level k and nothing higher, found here by the longest chain of moves inside the tier below
+    each node, counted plainly; keys ascend within a level; every node keeps its moves."""
+    graph = tier_with_moves_inside(seed)
+    found: list[bytes] = graph.found  # type: ignore[attr-defined]
+    ordered = in_solving_order(graph, found)
+    moves = moves_by_key(graph, found)
+    assert moves_by_key(ordered) == moves
+    chain: dict[bytes, int] = {}
+
+    def longest(key: bytes) -> int:
+        if key not in chain:
+            chain[key] = max((1 + longest(m) for m in moves[key] if isinstance(m, bytes)), default=0)
+        return chain[key]
+
+    levels = ordered.levels
+    assert levels[0] == 0 and levels[-1] == len(ordered.keys) and len(levels) > 3
+    for level, (start, end) in enumerate(zip(levels, levels[1:])):
+        keys = ordered.keys[start:end]
+        assert keys == sorted(keys)
+        assert [longest(key) for key in keys] == [level] * len(keys)
+    assert ordered.utility == {n: graph.utility[graph.keys.index(k)] for n, k in enumerate(ordered.keys)
+                               if graph.keys.index(k) in graph.utility}
+
+
+def test_a_tier_with_a_cycle_is_in_key_order_and_has_no_levels() -> None:
+    graph = tier_with_moves_inside(4, cycle=True)
+    ordered = in_solving_order(graph, graph.found)  # type: ignore[attr-defined]
+    assert ordered.levels == []
+    assert ordered.keys == sorted(graph.keys)
+    assert moves_by_key(ordered) == moves_by_key(graph, graph.found)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed, dice", [(seed, dice) for seed in range(4) for dice in (False, True)])
+def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int, dice: bool) -> None:
+    """The levels solved in chunks, each from the answers of the levels below, give the values,
+    remoteness and best moves of the whole tier solved at once by backward induction."""
+    graph = tier_with_moves_inside(seed, size=200, dice=dice)
+    ordered = in_solving_order(graph, graph.found)  # type: ignore[attr-defined]
+    answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
+    whole = tier_solution(ordered, [answers[key] for key in ordered.external], dice, 1e-12, Reporter(None), 10 ** 6)
+    parts = list(solve_tier(ordered, lambda keys: [answers[key] for key in keys], Runner(None), dice, 1e-12,
+                            Reporter(None), 10 ** 6))
+    assert len(parts) > len(ordered.levels) - 1  # a chunk at least a level
+    size = len(ordered.kind)
+    assert [v for part in parts for v in part[0]] == whole.solved[:size]
+    assert [r for part in parts for r in part[1]] == list(whole.remoteness[:size])
+    assert [b for part in parts for b in part[2]] == list(whole.best[:size])

@@ -239,3 +239,41 @@ def test_the_bundled_tiers_hold_and_give_the_same_table(name: str, params: dict,
     whole = solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
     assert by_tiers.stats.tiers > 1 and whole.stats.tiers == 0
     assert table(tmp_path / "tiers.sqlite") == table(tmp_path / "whole.sqlite")
+
+
+def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kalah's tiers (seeds in the stores) have moves inside them but no cycle: two workers
+    solve them a level at a time and write the table of the whole graph solved in memory."""
+    import searchers.strong.tiers as tiers_module
+
+    levelled = []
+    solve_levels = tiers_module._solve_levels
+
+    def noting(tier_graph: Any, *args: Any) -> Any:
+        levelled.append(len(tier_graph.levels) - 1)
+        return solve_levels(tier_graph, *args)
+
+    monkeypatch.setattr(tiers_module, "_solve_levels", noting)
+    params = {"pits": 3, "seeds": 2}
+    game = gdl.load(ROOT / "games" / "kalah.gdl", **params)
+    by_workers = solve_strong(game, out=tmp_path / "workers.sqlite", workers=2,
+                              factory=partial(gdl.load, ROOT / "games" / "kalah.gdl", **params))
+    solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
+    assert by_workers.stats.workers == 2 and max(levelled) > 2
+    assert table(tmp_path / "workers.sqlite") == table(tmp_path / "whole.sqlite")
+
+
+@pytest.mark.parametrize("kept", [0, 300, 10 ** 9])
+def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(kept: int, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Kalah capture skips tiers: the answers it needs come from memory or, for tiers whose
+    answers were let go (none kept but the last tier's, some, all), from the tablebase; the
+    table is the same."""
+    import searchers.strong.tiers as tiers_module
+
+    monkeypatch.setattr(tiers_module, "_ANSWERS_KEPT", kept)
+    game = gdl.load(ROOT / "games" / "kalah.gdl", pits=3, seeds=2)
+    solve_strong(game, out=tmp_path / "tiers.sqlite")
+    solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
+    assert table(tmp_path / "tiers.sqlite") == table(tmp_path / "whole.sqlite")
