@@ -165,7 +165,7 @@ class Runner:
     workers = 1
     where = "one process"
     part_files: list[str] = []
-    """The files the runner's processes write the rows of the flat tiers they solve to (none: the
+    """The files the runner's processes write the rows of the chunks they solve to (none: the
     caller writes them)."""
 
     def __init__(self, game: Game) -> None:
@@ -252,7 +252,7 @@ class RayRunner(Runner):
 
 def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | None, parts: str | None = None) -> Runner:
     """The runner the options ask for: Ray, worker processes, or this process; worker processes
-    write the rows of the flat tiers they solve to files named ``parts`` and their number."""
+    write the rows of the chunks they solve to files named ``parts`` and their number."""
     if ray is not None or workers > 1:
         if factory is None:
             raise SearchError("solving with workers or Ray needs a factory that builds the game")

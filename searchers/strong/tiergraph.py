@@ -86,16 +86,17 @@ class TierGraph:
 def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
     """The tier with its nodes numbered in the order they can be solved in, its moves inside
     the tier pointing to their nodes (``graph.target`` holds for them the child's index in
-    ``found``): by level (see ``TierGraph.levels``) where no cycle stays inside the tier, then by
-    key; by key alone otherwise.  The order the runner expanded the nodes in then makes no
-    difference, not even to the last bits of value iteration."""
+    ``found``): by level (see ``TierGraph.levels``) where no cycle stays inside the tier, else by
+    key, so that the order the runner expanded the nodes in makes no difference to the solution
+    of a cycle, not even to the last bits of value iteration."""
     old = graph
     node_of_key = {key: n for n, key in enumerate(old.keys)}
     old_node_of_found = [node_of_key[key] for key in found]
-    order = sorted(range(len(old.keys)), key=old.keys.__getitem__)
     height = _heights(old, old_node_of_found)
-    if height is not None:
-        order.sort(key=height.__getitem__)  # a stable sort: by key within a level
+    if height is None:
+        order = sorted(range(len(old.keys)), key=old.keys.__getitem__)
+    else:  # each node's answers follow from its children's alone: no order within a level needed
+        order = sorted(range(len(old.keys)), key=height.__getitem__)
     new_node = dict(zip(order, range(len(order))))
     node_of_found = list(map(new_node.__getitem__, old_node_of_found))
     # Each node's moves, in the new order, taken as slices at C speed.

@@ -10,16 +10,19 @@ the stores), is solved in two passes over its tiers:
   states and beyond that on disk (a batch of states at a time) in a scratch SQLite file; the
   tier's graph goes to a scratch file of its own;
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
-  its moves reach in higher tiers are taken from the tier solved just before or looked up in
-  the tablebase being written, and the tier is solved and written out.  A tier whose every move
-  leaves it is cut into chunks that the runner solves; a tier with moves inside it is solved
-  in this process (``solver.solve_graph``: backward induction, and the cycles inside the tier).
+  its moves reach in higher tiers are taken from the tiers solved just before (up to
+  ``_ANSWERS_KEPT`` answers) or looked up in the tablebase being written, and the tier is
+  solved and written out.  A tier whose every move leaves it is cut into chunks that the
+  runner solves; so is each level of a tier with moves inside it but no cycle (Kalah's: a
+  sowing that passes no store), a level at a time (``TierGraph.levels``); a tier with a cycle
+  is solved in this process (``solver.solve_graph``: backward induction, then the cycles).
 
 With worker processes the main process passes only keys around (to Ray tasks, pickled
-states too): the workers run the rules, encode the keys and solve the flat tiers.
+states too): the workers run the rules, encode the keys and solve the chunks.
 
-Rows are written in key order, and a tier with moves inside it is numbered in key order
-before it is solved, so one process, worker processes and Ray write the same tablebase.
+Rows are written in key order, and a tier with a cycle is numbered in key order before it is
+solved (elsewhere each position's answers follow from its children's alone), so one process,
+worker processes and Ray write the same tablebase.
 """
 
 from __future__ import annotations
@@ -176,7 +179,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
 
     A node is numbered when its expansion comes back (the runner may return chunks in any
     order); a move inside the tier points to the child's place in ``found``, the order the
-    tier's positions were found, until the nodes are put in key order at the end."""
+    tier's positions were found, until ``in_solving_order`` numbers the nodes at the end."""
     graph = TierGraph(tier)
     keys, external_keys, target = graph.keys, graph.external, graph.target
     found: list[bytes] = []

@@ -8,7 +8,8 @@ dropped with its tier (``forget``).  Before a tier is expanded, a worker that ho
 its share of the tier's positions hands the surplus over to the others, pickled (``give``,
 ``adopt``): the start is held by one worker, and without this every position after it would
 stay with that worker too; balanced once, the workers make about equal shares of the next
-tiers, so little moves after the first tiers.  Each worker also solves chunks of flat tiers.
+tiers, so little moves after the first tiers.  Each worker also solves chunks of tiers (of
+flat tiers, and of the levels of tiers without cycles).
 
 A worker answers its requests in turn over its pipe (a request to expand chunks has an answer
 for each chunk), and the main process sends a worker a request only once it has read every

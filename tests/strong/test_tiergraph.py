@@ -131,7 +131,7 @@ def moves_by_key(graph: TierGraph, found: list[bytes] | None = None) -> dict[byt
 def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
     """Level 0 holds the nodes whose moves all leave the tier; a node of level k + 1 moves to
     level k and nothing higher, found here by the longest chain of moves inside the tier below
-    each node, counted plainly; keys ascend within a level; every node keeps its moves."""
+    each node, counted plainly; every node keeps its moves."""
     graph = tier_with_moves_inside(seed)
     found: list[bytes] = graph.found  # type: ignore[attr-defined]
     ordered = in_solving_order(graph, found)
@@ -148,7 +148,6 @@ def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
     assert levels[0] == 0 and levels[-1] == len(ordered.keys) and len(levels) > 3
     for level, (start, end) in enumerate(zip(levels, levels[1:])):
         keys = ordered.keys[start:end]
-        assert keys == sorted(keys)
         assert [longest(key) for key in keys] == [level] * len(keys)
     assert ordered.utility == {n: graph.utility[graph.keys.index(k)] for n, k in enumerate(ordered.keys)
                                if graph.keys.index(k) in graph.utility}
