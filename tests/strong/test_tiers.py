@@ -116,10 +116,15 @@ def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_
 
 
 def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
-    """Ray tasks on a local two-CPU runtime write the very same rows."""
+    """Ray tasks on a local two-CPU runtime write the very same rows, for flat tiers (connect)
+    and for tiers solved a level at a time (Kalah)."""
     result = solve_to(tmp_path / "ray.sqlite", ray="auto")
     assert result.stats.workers == 2
     assert table(tmp_path / "ray.sqlite") == table(whole_graph)
+    kalah = partial(gdl.load, ROOT / "games" / "kalah.gdl", pits=3, seeds=2)
+    solve_strong(kalah(), out=tmp_path / "kalah-ray.sqlite", ray="auto", factory=kalah)
+    solve_strong(kalah(), out=tmp_path / "kalah-whole.sqlite", tiers=False)
+    assert table(tmp_path / "kalah-ray.sqlite") == table(tmp_path / "kalah-whole.sqlite")
 
 
 FALLING = """\
