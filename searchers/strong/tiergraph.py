@@ -128,11 +128,11 @@ def _heights(graph: TierGraph, node_of_found: list[int]) -> IntArray | None:
     waiting = Counter(parents)  # each node's moves inside the tier to children not yet placed
     callers: dict[int, list[int]] = {}
     for parent, child in zip(parents, children):
-        found = callers.get(child)
-        if found is None:
+        listed = callers.get(child)
+        if listed is None:
             callers[child] = [parent]
         else:
-            found.append(parent)
+            listed.append(parent)
     height = array("q", bytes(8 * size))
     level = [node for node in callers if node not in waiting]
     placed, up = size - len(waiting), 0
@@ -228,8 +228,8 @@ class ChunkCutter:
         below: list[Answer] = []
         if inside:
             assert self.solved is not None, "a move inside a tier being cut as flat"
-            values, remoteness = self.solved.value, self.solved.remoteness
-            below = [(values[n], remoteness[n]) for n in reached[:inside]]  # type: ignore[misc]
+            values, remoteness = self.solved.solved, self.solved.remoteness  # the levels below: all solved
+            below = [(values[n], remoteness[n]) for n in reached[:inside]]
         return part, below + self.answers(list(map(self.external_reversed.__getitem__, reached[inside:])))
 
     @staticmethod

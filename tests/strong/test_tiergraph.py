@@ -77,10 +77,10 @@ def test_a_graph_comes_back_from_its_bytes() -> None:
 
 
 def tier_with_moves_inside(seed: int, size: int = 80, externals: int = 30, cycle: bool = False,
-                           dice: bool = True) -> TierGraph:
+                           dice: bool = True) -> tuple[TierGraph, list[bytes]]:
     """A random tier with moves inside it, as the forward pass leaves it: nodes in the order
     their expansions came back, a move inside the tier pointing to its child's place in the
-    order the nodes were found (``found``, returned in ``graph.external``'s stead: see below).
+    order the nodes were found (``found``, returned with the graph).
 
     Node i moves inside the tier only to nodes made before it (so there is no cycle), unless
     ``cycle``, where the last node also moves to the first one made; chance nodes only with
@@ -114,8 +114,7 @@ def tier_with_moves_inside(seed: int, size: int = 80, externals: int = 30, cycle
         if graph.kind[-1] == CHANCE:
             graph.probabilities[node] = [Fraction(1, len(moves))] * len(moves)
         graph.repetition.append(None if graph.kind[-1] == TERMINAL else 0)
-    graph.found = found  # type: ignore[attr-defined]
-    return graph
+    return graph, found
 
 
 def moves_by_key(graph: TierGraph, found: list[bytes] | None = None) -> dict[bytes, list[Any]]:
@@ -132,8 +131,7 @@ def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
     """Level 0 holds the nodes whose moves all leave the tier; a node of level k + 1 moves to
     level k and nothing higher, found here by the longest chain of moves inside the tier below
     each node, counted plainly; every node keeps its moves."""
-    graph = tier_with_moves_inside(seed)
-    found: list[bytes] = graph.found  # type: ignore[attr-defined]
+    graph, found = tier_with_moves_inside(seed)
     ordered = in_solving_order(graph, found)
     moves = moves_by_key(graph, found)
     assert moves_by_key(ordered) == moves
@@ -154,19 +152,18 @@ def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
 
 
 def test_a_tier_with_a_cycle_is_in_key_order_and_has_no_levels() -> None:
-    graph = tier_with_moves_inside(4, cycle=True)
-    ordered = in_solving_order(graph, graph.found)  # type: ignore[attr-defined]
+    graph, found = tier_with_moves_inside(4, cycle=True)
+    ordered = in_solving_order(graph, found)
     assert ordered.levels == []
     assert ordered.keys == sorted(graph.keys)
-    assert moves_by_key(ordered) == moves_by_key(graph, graph.found)  # type: ignore[attr-defined]
+    assert moves_by_key(ordered) == moves_by_key(graph, found)
 
 
 @pytest.mark.parametrize("seed, dice", [(seed, dice) for seed in range(4) for dice in (False, True)])
 def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int, dice: bool) -> None:
     """The levels solved in chunks, each from the answers of the levels below, give the values,
     remoteness and best moves of the whole tier solved at once by backward induction."""
-    graph = tier_with_moves_inside(seed, size=200, dice=dice)
-    ordered = in_solving_order(graph, graph.found)  # type: ignore[attr-defined]
+    ordered = in_solving_order(*tier_with_moves_inside(seed, size=200, dice=dice))
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
     whole = tier_solution(ordered, [answers[key] for key in ordered.external], dice, 1e-12, Reporter(None), 10 ** 6)
     parts = list(solve_tier(ordered, lambda keys: [answers[key] for key in keys], Runner(None), dice, 1e-12,
