@@ -152,10 +152,11 @@ Seeds = list[tuple[bytes, Any]]
 """Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
 
 
-def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK) -> list[Sequence[Item]]:
-    """``items`` cut into consecutive chunks, at least ``_CHUNKS_PER_WORKER`` a worker, at most
-    ``largest`` items each."""
-    size = max(1, min(largest, -(-len(items) // (workers * _CHUNKS_PER_WORKER))))
+def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK, least: int = 1) -> list[Sequence[Item]]:
+    """``items`` cut into consecutive chunks of at most ``largest`` items, small enough to make
+    ``_CHUNKS_PER_WORKER`` a worker unless that leaves fewer than ``least`` items a chunk (only
+    the last chunk may hold fewer)."""
+    size = max(least, 1, min(largest, -(-len(items) // (workers * _CHUNKS_PER_WORKER))))
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 

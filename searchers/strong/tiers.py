@@ -53,8 +53,10 @@ from .solver import (
 from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
-# Positions a chunk of a flat tier's solving holds at most.
+# Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
+# more to send than to solve: a level of a tier may hold a handful).
 _SOLVE_CHUNK = 8_000
+_SOLVE_CHUNK_LEAST = 256
 
 # States of higher tiers held in memory at most; more go to the scratch file.
 _FRONTIER_KEPT = 1_000_000
@@ -294,7 +296,7 @@ def _solve_level(tier_graph: TierGraph, cutter: ChunkCutter, start: int, end: in
                  settings: tuple[bool, float, int]) -> Iterator[ChunkSolution]:
     """Nodes ``start`` to ``end``, each solved from positions already solved, in chunks by the
     runner (at work when this returns); the chunks' solutions, in order."""
-    ranges = chunked(range(start, end), runner.workers, largest=_SOLVE_CHUNK)
+    ranges = chunked(range(start, end), runner.workers, largest=_SOLVE_CHUNK, least=_SOLVE_CHUNK_LEAST)
     # Made one by one, as the runner asks for them: the workers solve the first ones meanwhile.
     chunks = ((*cutter.cut(part[0], part[-1] + 1), *settings) for part in ranges)
     if runner.part_files:  # the workers write the rows themselves
@@ -322,7 +324,7 @@ def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
 
 def answers_from(known: dict[bytes, Answer], writer: TablebaseWriter) -> Callable[[list[bytes]], list[Answer]]:
     """What finds the answers of positions of higher tiers a tier reaches, from their keys: the
-    tier solved just before (``known``), else the tablebase."""
+    tiers solved last (``known``), else the tablebase."""
 
     def answers(keys: list[bytes]) -> list[Answer]:
         try:
@@ -362,6 +364,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
             start = len(solution.value)
             merge_into(solution, part)
             known.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
+            report("solving", len(solution.value))
             if place and upcoming is tier_graph:
                 upcoming = scratch.take_graph(tiers[place - 1])
         rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)

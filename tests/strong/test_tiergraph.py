@@ -17,6 +17,7 @@ from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.parallel import Runner
 from searchers.strong.solver import Reporter
 from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, in_solving_order, tier_solution
+import searchers.strong.tiers as tiers_module
 from searchers.strong.tiers import solve_tier
 
 
@@ -160,15 +161,18 @@ def test_a_tier_with_a_cycle_is_in_key_order_and_has_no_levels() -> None:
 
 
 @pytest.mark.parametrize("seed, dice", [(seed, dice) for seed in range(4) for dice in (False, True)])
-def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int, dice: bool) -> None:
-    """The levels solved in chunks, each from the answers of the levels below, give the values,
-    remoteness and best moves of the whole tier solved at once by backward induction."""
+def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int, dice: bool,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The levels solved in chunks (small ones here, several a level), each from the answers of
+    the levels below, give the values, remoteness and best moves of the whole tier solved at
+    once by backward induction."""
+    monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
     ordered = in_solving_order(*tier_with_moves_inside(seed, size=200, dice=dice))
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
     whole = tier_solution(ordered, [answers[key] for key in ordered.external], dice, 1e-12, Reporter(None), 10 ** 6)
     parts = list(solve_tier(ordered, lambda keys: [answers[key] for key in keys], Runner(None), dice, 1e-12,
                             Reporter(None), 10 ** 6))
-    assert len(parts) > len(ordered.levels) - 1  # a chunk at least a level
+    assert len(parts) > len(ordered.levels) - 1  # a level in more than one chunk
     size = len(ordered.kind)
     assert [v for part in parts for v in part[0]] == whole.solved[:size]
     assert [r for part in parts for r in part[1]] == list(whole.remoteness[:size])
