@@ -126,3 +126,20 @@ def test_the_ordering_table_solves_each_game_alike_with_every_refinement(
     assert len(rows) == 2 and all(row.count(" s)") == 6 for row in rows)
     assert ordering.measure("games/tictactoe.gdl", {}, {"ordering": True}, 1)[0] == 0
     assert ordering.measure("games/nim.gdl", {}, {"killers": True}, 1)[0] == 1
+
+
+def test_a_rows_memory_is_its_own_not_the_peak_of_the_process_that_started_it() -> None:
+    """A row runs in a process started by the benchmark command, which may be large by then:
+    the growth of the row's peak memory is measured from its own start.  Here a parent holding
+    300 MiB starts a child that allocates 64 MiB: the child sees at least 60 MiB of growth."""
+    import subprocess
+    import sys
+
+    child = ("from benchmarks.strong import peak_memory; before = peak_memory(); "
+             "block = bytearray(64 << 20); block[::4096] = b'x' * len(block[::4096]); "
+             "print(peak_memory() - before)")
+    parent = ("import subprocess, sys; big = bytearray(300 << 20); big[::4096] = b'x' * len(big[::4096]); "
+              f"print(subprocess.run([sys.executable, '-c', {child!r}], capture_output=True, text=True, check=True).stdout)")
+    done = subprocess.run([sys.executable, "-c", parent], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert int(done.stdout) >= 60 << 20
