@@ -277,19 +277,28 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
 
 
 def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner, chance: bool,
-               tolerance: float, report: Reporter, positions: int) -> Iterator[ChunkSolution]:
-    """The backward pass over one tier: a flat tier in chunks by the runner (already at work
-    when this returns), a tier without cycles the same way a level at a time, another here; the
-    solutions of consecutive chunks, in order."""
-    if not tier_graph.in_chunks:
-        solution = tier_solution(tier_graph, answers(tier_graph.external), chance, tolerance, report, positions)
-        size = len(tier_graph.kind)
-        return iter([(solution.solved[:size], solution.remoteness[:size], solution.best[:size], solution.exact,
-                      solution.residual, solution.methods)])
+               tolerance: float, report: Reporter, positions: int, solution: Solution) -> Iterator[ChunkSolution]:
+    """The backward pass over one tier, into ``solution`` (empty): a flat tier in chunks by the
+    runner (already at work when this returns), a tier without cycles the same way a level at a
+    time, another here; the solutions of consecutive chunks, in order, each once it is merged
+    into ``solution``."""
+    settings = (chance, tolerance, positions)
     if tier_graph.flat:
-        return _solve_level(tier_graph, ChunkCutter(tier_graph, answers), 0, len(tier_graph.kind), runner,
-                            (chance, tolerance, positions))
-    return _solve_levels(tier_graph, answers, runner, (chance, tolerance, positions))
+        return _merged(_solve_level(tier_graph, ChunkCutter(tier_graph, answers), 0, len(tier_graph.kind), runner,
+                                    settings), solution)
+    if tier_graph.levels:
+        return _solve_levels(tier_graph, ChunkCutter(tier_graph, answers, solution), runner, settings, solution)
+    whole = tier_solution(tier_graph, answers(tier_graph.external), chance, tolerance, report, positions)
+    size = len(tier_graph.kind)
+    return _merged(iter([(whole.solved[:size], whole.remoteness[:size], whole.best[:size], whole.exact,
+                          whole.residual, whole.methods)]), solution)
+
+
+def _merged(parts: Iterator[ChunkSolution], solution: Solution) -> Iterator[ChunkSolution]:
+    """``parts``, each merged into ``solution`` before it is passed on."""
+    for part in parts:
+        merge_into(solution, part)
+        yield part
 
 
 def _solve_level(tier_graph: TierGraph, cutter: ChunkCutter, start: int, end: int, runner: Runner,
@@ -304,16 +313,12 @@ def _solve_level(tier_graph: TierGraph, cutter: ChunkCutter, start: int, end: in
     return runner.solve(chunks)
 
 
-def _solve_levels(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner,
-                  settings: tuple[bool, float, int]) -> Iterator[ChunkSolution]:
+def _solve_levels(tier_graph: TierGraph, cutter: ChunkCutter, runner: Runner, settings: tuple[bool, float, int],
+                  solution: Solution) -> Iterator[ChunkSolution]:
     """A tier without cycles solved a level at a time (``TierGraph.levels``), each like a flat
-    tier; the chunks' solutions, in order."""
-    solved = Solution([], array("q"), array("q"))
-    cutter = ChunkCutter(tier_graph, answers, solved)
+    tier, into ``solution``, which ``cutter`` reads the levels below from."""
     for start, end in zip(tier_graph.levels, tier_graph.levels[1:]):
-        for part in _solve_level(tier_graph, cutter, start, end, runner, settings):
-            merge_into(solved, part)
-            yield part
+        yield from _merged(_solve_level(tier_graph, cutter, start, end, runner, settings), solution)
 
 
 def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
@@ -354,15 +359,15 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
             for part_file in runner.part_files:
                 writer.attach(part_file)
         runner.commit()  # the rows of the tiers solved before, read back by ``answers_from``
-        solving = solve_tier(tier_graph, answers_from(known, writer), runner, chance, tolerance, report, positions)
+        solution = Solution([], array("q"), array("q"))
+        solving = solve_tier(tier_graph, answers_from(known, writer), runner, chance, tolerance, report, positions,
+                             solution)
         if rows:
             writer.add(rows)  # the tier before's
-        solution = Solution([], array("q"), array("q"))
         _forget_oldest(known, kept, len(tier_graph.kind))
         kept.append(tier_graph.keys)
         for part in solving:
-            start = len(solution.value)
-            merge_into(solution, part)
+            start = len(solution.value) - len(part[0])
             known.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
             report("solving", len(solution.value))
             if place and upcoming is tier_graph:

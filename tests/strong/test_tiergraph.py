@@ -15,6 +15,7 @@ import pytest
 from searchers.protocol import Value
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.parallel import Runner
+from searchers.strong.solution import Solution
 from searchers.strong.solver import Reporter
 from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, in_solving_order, tier_solution
 import searchers.strong.tiers as tiers_module
@@ -171,7 +172,7 @@ def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
     whole = tier_solution(ordered, [answers[key] for key in ordered.external], dice, 1e-12, Reporter(None), 10 ** 6)
     parts = list(solve_tier(ordered, lambda keys: [answers[key] for key in keys], Runner(None), dice, 1e-12,
-                            Reporter(None), 10 ** 6))
+                            Reporter(None), 10 ** 6, Solution([], array("q"), array("q"))))
     assert len(parts) > len(ordered.levels) - 1  # a level in more than one chunk
     size = len(ordered.kind)
     assert [v for part in parts for v in part[0]] == whole.solved[:size]
