@@ -177,9 +177,13 @@ class Runner:
         """The state of position ``key`` (of ``tier``) as the runner keeps it in a frontier."""
         return state
 
-    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of ``seeds`` of ``tier``, a chunk at a time: the chunk's keys and its
-        expansion, whose children are kept as ``seed`` keeps them."""
+        expansion, whose children are kept as ``seed`` keeps them.  ``meanwhile`` is called
+        once, as soon as the work is under way (here, before it: this process does it)."""
+        if meanwhile is not None:
+            meanwhile()
         for chunk in chunked(seeds, self.workers):
             yield [key for key, _ in chunk], expand_states(self.game, tier, [state for _, state in chunk])
 
@@ -228,10 +232,14 @@ class RayRunner(Runner):
         """The state pickled."""
         return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
 
-    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
-        """The expansion of every chunk, in order, each as soon as it is ready."""
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of every chunk, in order, each as soon as it is ready; ``meanwhile``
+        called once the tasks are submitted."""
         chunks = chunked(seeds, self.workers)
         tasks = [self.expand_task.remote(self.factory, tier, [state for _, state in chunk]) for chunk in chunks]
+        if meanwhile is not None:
+            meanwhile()
         for chunk, answer in zip(chunks, self._results(tasks)):
             yield [key for key, _ in chunk], answer
 

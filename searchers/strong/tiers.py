@@ -35,6 +35,7 @@ from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import accumulate
 from pathlib import Path
 from time import perf_counter
@@ -174,14 +175,17 @@ class Scratch:
                 os.remove(path)
 
 
-def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch,
-                report: Reporter) -> TierGraph:
+def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch, report: Reporter,
+                meanwhile: Callable[[], None] | None = None) -> tuple[TierGraph, list[bytes]]:
     """The forward pass over one tier: expand its positions, a batch of the queued ones at a
     time, then the positions their moves find inside the tier; queue those of higher tiers.
+    ``meanwhile`` is called once, while the runner is at work on the first batch (the main
+    process puts the tier before in order then).
 
     A node is numbered when its expansion comes back (the runner may return chunks in any
     order); a move inside the tier points to the child's place in ``found``, the order the
-    tier's positions were found, until ``in_solving_order`` numbers the nodes at the end."""
+    tier's positions were found, until ``in_solving_order`` numbers the nodes.  The graph
+    and ``found`` are returned for it."""
     graph = TierGraph(tier)
     keys, external_keys, target = graph.keys, graph.external, graph.target
     found: list[bytes] = []
@@ -197,7 +201,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                     pending = [(key, state) for key, state in pending if key not in local]
                     local.update(zip([key for key, _ in pending], range(len(found), len(found) + len(pending))))
                 found += [key for key, _ in pending]
-            for chunk_keys, answer in runner.expand(tier, pending):
+            for chunk_keys, answer in runner.expand(tier, pending, meanwhile):
                 _add_nodes(graph, chunk_keys, answer)
                 if tier in answer[6]:
                     if not local:
@@ -206,12 +210,21 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 else:
                     _add_children_outside(answer, external, external_keys, target, scratch)
                 scratch.spill_if_full()
+            meanwhile = None
             expanded += len(pending)
             report.positions = report.offset + len(found) + len(external_keys)
             report("discovering", expanded)
         rounds = [(next_round, False)] if next_round else []
+    if meanwhile is not None:  # no batch at all
+        meanwhile()
     runner.forget(tier)
-    return graph if graph.flat else in_solving_order(graph, found)
+    return graph, found
+
+
+def _keep_in_order(scratch: Scratch, graph: TierGraph, found: list[bytes]) -> None:
+    """Put a tier's graph, as ``expand_tier`` left it, in solving order, and keep it for the
+    backward pass."""
+    scratch.keep_graph(graph if graph.flat else in_solving_order(graph, found))
 
 
 def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion) -> None:
@@ -332,13 +345,15 @@ def answers_from(known: dict[bytes, Answer], writer: TablebaseWriter) -> Callabl
     tiers solved last (``known``), else the tablebase."""
 
     def answers(keys: list[bytes]) -> list[Answer]:
-        try:
-            return list(map(known.__getitem__, keys))
-        except KeyError:  # some in earlier tiers
-            pass
-        missing = [key for key in keys if key not in known]
-        looked_up = {key: (value, remoteness) for key, (value, remoteness, _) in writer.lookup(missing).items()}
-        return [known[key] if key in known else looked_up[key] for key in keys]
+        found: list[Answer | None] = list(map(known.get, keys))
+        if None not in found:  # an Answer is a tuple: never None
+            return found  # type: ignore[return-value]
+        places = [place for place, answer in enumerate(found) if answer is None]  # in earlier tiers
+        looked_up = writer.lookup([keys[place] for place in places])
+        for place in places:
+            value, remoteness, _ = looked_up[keys[place]]
+            found[place] = (value, remoteness)
+        return found  # type: ignore[return-value]
 
     return answers
 
@@ -449,13 +464,16 @@ def solve_by_tiers(
         tiers = []
         positions = 0
         tier = scratch.next_tier()
+        found: tuple[TierGraph, list[bytes]] | None = None  # the tier before, to put in order and keep
         while tier is not None:
             report.tier, report.offset = tier, positions
-            tier_graph = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report)
-            scratch.keep_graph(tier_graph)
+            meanwhile = None if found is None else partial(_keep_in_order, scratch, *found)
+            found = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report, meanwhile)
             tiers.append(tier)
-            positions += len(tier_graph.kind)
+            positions += len(found[0].kind)
             tier = scratch.next_tier()
+        if found is not None:
+            _keep_in_order(scratch, *found)
         discovered = perf_counter()
         totals = _Totals()
         chance = has_chance(game)

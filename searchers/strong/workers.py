@@ -22,8 +22,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import queue
+import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -39,19 +41,37 @@ _BALANCE_SLACK = 256
 
 def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None) -> None:
     """A worker's loop: answer requests until told to stop; the rows of the chunks it solves
-    go to its part file ``part``."""
+    go to its part file ``part``.
+
+    Answers leave through an outbox, sent by a thread of their own, so that the worker goes
+    on to its next chunk while the main process is too busy to read."""
     ignore_interrupts()
     rows = None if part is None else TablebaseWriter(part)
+    outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(connection, outbox), daemon=True)
+    sender.start()
     try:
         with fewer_collections():
-            _answer(connection, pickle.loads(factory_bytes)(), number, rows)
+            _answer(connection, pickle.loads(factory_bytes)(), number, rows, outbox.put)
     finally:
+        outbox.put(None)
+        sender.join()
         if rows is not None:
             rows.close()
 
 
-def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWriter | None) -> None:
-    """Answer requests until told to stop."""
+def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
+    """Send the answers put in ``outbox``, in order, until it gives None."""
+    while (answer := outbox.get()) is not None:
+        try:
+            connection.send(answer)
+        except Exception as error:  # an answer that cannot be pickled: the main process raises it
+            connection.send(("error", SearchError(f"a worker failed: {error!r}")))
+
+
+def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWriter | None,
+            reply: Callable[[tuple[str, Any]], None]) -> None:
+    """Answer requests until told to stop: read from ``connection``, answered by ``reply``."""
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
     while True:
         request = connection.recv()
@@ -69,14 +89,14 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                         if child is not None:
                             kept.setdefault(child_tier, {}).setdefault(key, child)
                     answer = answer[:7] + ([None if child is None else number for child in children],)
-                    connection.send(("ok", answer))
+                    reply(("ok", answer))
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
             elif what == "give":
                 _, tier, keys = request
                 held = kept.get(tier, {})
-                connection.send(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
+                reply(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
             elif what == "forget":
                 kept.pop(request[1], None)
             elif what == "solve":
@@ -84,16 +104,13 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                 solved = solve_chunk(chunk)
                 if keys is not None and rows is not None:
                     rows.add(rows_of(keys, *solved[:3]), commit=False)
-                connection.send(("ok", solved))
+                reply(("ok", solved))
             elif what == "commit":
                 if rows is not None:
                     rows.commit()
-                connection.send(("ok", None))
+                reply(("ok", None))
         except Exception as error:  # the game's own errors among them: the main process raises it
-            try:
-                connection.send(("error", error))
-            except Exception:
-                connection.send(("error", SearchError(f"a worker failed: {error!r}")))
+            reply(("error", error))
 
 
 def _in_order(answers: Iterator[tuple[int, ChunkSolution]]) -> Iterator[ChunkSolution]:
@@ -135,11 +152,14 @@ class WorkerRunner(Runner):
         self.connections[0].send(("adopt", tier, [key], pickle.dumps([state], pickle.HIGHEST_PROTOCOL)))
         return 0
 
-    def expand(self, tier: int, seeds: Seeds) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
-        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready.
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
+        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready;
+        ``meanwhile`` is called once every worker is sent its chunks.
 
         Each worker is sent all its chunks at once, and answers them one by one without waiting
-        for the main process, which reads the answers as they come."""
+        for the main process, which reads the answers as they come (a worker's answers wait
+        in its outbox while the main process is busy with ``meanwhile``)."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         self._balance(tier, held)
         chunks: dict[int, deque[list[bytes]]] = {}
@@ -147,6 +167,8 @@ class WorkerRunner(Runner):
             if keys:  # a worker is idle when sent its chunks: it reads them at once
                 chunks[number] = deque(list(chunk) for chunk in chunked(keys, 1))
                 self.connections[number].send(("expand", tier, list(chunks[number])))
+        if meanwhile is not None:
+            meanwhile()
         while chunks:
             for connection in wait([self.connections[number] for number in chunks]):
                 assert isinstance(connection, Connection)
