@@ -27,7 +27,8 @@ from ..protocol import Game, Value, has_chance
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, position_of, repetition_rule, tier_error
 from .keys import stable_key
-from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
+from .solution import Solution
+from .tiergraph import Answer, ChunkCutter, ChunkSolution, SolveChunk, TierGraph, solve_chunk
 
 Factory = Callable[[], Game]
 
@@ -190,10 +191,30 @@ class Runner:
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""
 
-    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order (each chunk made as it is needed: ``chunks`` may be
-        lazy); with ``keys`` (each chunk's, for a runner with ``part_files``), their rows written
-        to those files too."""
+    def next_tier(self, data: bytes) -> None:
+        """The graph of the tier to solve after the one at work (``TierGraph.to_bytes``), handed
+        over ahead of ``start_tier``."""
+
+    def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
+                   settings: tuple[bool, float, int]) -> None:
+        """Get ready to solve ``graph``'s nodes in chunks (``solve_ranges``), the graph last
+        handed to ``next_tier``: ``fixed`` holds the answers of its external positions, in
+        order, and ``solved`` the solution the caller fills as the chunks come back;
+        ``settings`` are whether the game has dice, the tolerance of value iteration and the
+        number of positions of the game."""
+        self._cutter = ChunkCutter(graph, fixed, solved)
+        self._settings = settings
+
+    def solve_ranges(self, ranges: list[Sequence[int]]) -> Iterator[ChunkSolution]:
+        """The solutions of ``ranges`` of the nodes of the tier begun with ``start_tier``, in
+        order (a runner with ``part_files`` writes their rows there too).  Every move inside
+        the tier from these nodes reaches a node of an earlier call, solved in the solution
+        ``start_tier`` was given by the time of this one."""
+        return self.solve((*self._cutter.cut(part[0], part[-1] + 1), *self._settings) for part in ranges)
+
+    def solve(self, chunks: Iterable[SolveChunk]) -> Iterator[ChunkSolution]:
+        """The solution of every chunk, in order (each chunk made as it is needed: ``chunks`` may
+        be lazy)."""
         return (solve_chunk(chunk) for chunk in chunks)
 
     def commit(self) -> None:
@@ -243,7 +264,7 @@ class RayRunner(Runner):
         for chunk, answer in zip(chunks, self._results(tasks)):
             yield [key for key, _ in chunk], answer
 
-    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
+    def solve(self, chunks: Iterable[SolveChunk]) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order, each as soon as it is ready."""
         return self._results([self.solve_task.remote(chunk) for chunk in chunks])
 

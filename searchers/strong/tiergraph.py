@@ -14,7 +14,6 @@ import pickle
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain, compress, repeat
@@ -56,19 +55,22 @@ class TierGraph:
     repetition: list[Value | None] = field(default_factory=list)
     levels: list[int] = field(default_factory=list)
 
-    def to_bytes(self) -> tuple[bytes, bytes]:
-        """The graph as bytes for this process to read back (``from_bytes``): the keys apart, by
-        ``marshal``, three times quicker both ways than ``pickle`` for hundreds of thousands of
-        short byte strings; the rest pickled."""
+    def to_bytes(self) -> bytes:
+        """The graph as bytes for a process of this machine to read back (``from_bytes``): the
+        keys apart, by ``marshal``, three times quicker both ways than ``pickle`` for hundreds
+        of thousands of short byte strings, after their length; then the rest pickled."""
         rest = {name: value for name, value in vars(self).items() if name not in ("keys", "external")}
-        return marshal.dumps((self.keys, self.external)), pickle.dumps(rest, pickle.HIGHEST_PROTOCOL)
+        keys = marshal.dumps((self.keys, self.external))
+        return b"".join((len(keys).to_bytes(8, "little"), keys, pickle.dumps(rest, pickle.HIGHEST_PROTOCOL)))
 
     @classmethod
-    def from_bytes(cls, keys: bytes | memoryview, rest: bytes | memoryview) -> TierGraph:
+    def from_bytes(cls, data: bytes) -> TierGraph:
         """The graph ``to_bytes`` wrote."""
+        view = memoryview(data)
+        length = int.from_bytes(view[:8], "little")
         graph = cls.__new__(cls)
-        vars(graph).update(pickle.loads(rest))
-        graph.keys, graph.external = marshal.loads(keys)
+        vars(graph).update(pickle.loads(view[8 + length:]))
+        graph.keys, graph.external = marshal.loads(view[8:8 + length])
         return graph
 
     @cached_property
@@ -188,29 +190,25 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
 
 class ChunkCutter:
     """A flat tier, or a level of a tier (see ``TierGraph.levels``), cut into chunks to solve
-    apart (``cut``), each with the answers of the positions it reaches: of higher tiers, found
-    by ``answers`` from their keys; of lower levels, read from ``solved``, the solution of the
-    nodes before the chunk.
+    apart (``cut``), each with the answers of the positions it reaches: of higher tiers, from
+    ``fixed`` (``fixed[i]``: ``external[i]``'s); of lower levels, read from ``solved``, the
+    solution of the nodes before the chunk.
 
-    The main process cuts every chunk while the workers solve, so cutting is done at C speed
-    (slices, ``map``) wherever it can be: Python statements go only to the chunk's finished and
-    chance positions."""
+    Cutting is done at C speed (slices, ``map``) wherever it can be: Python statements go only
+    to the chunk's finished and chance positions."""
 
-    def __init__(self, tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]],
-                 solved: Solution | None = None) -> None:
+    def __init__(self, tier_graph: TierGraph, fixed: list[Answer], solved: Solution) -> None:
         """Cut ``tier_graph``."""
         self.graph = tier_graph
-        self.answers = answers
         self.solved = solved
         self.terminal = sorted(tier_graph.utility)
         self.chance = sorted(tier_graph.probabilities)
         # A move's target t is -1 - i for external[i]: in the reversed list, that is index t.
-        self.external_reversed = tier_graph.external[::-1]
+        self.fixed_reversed = fixed[::-1]
 
     def cut(self, start: int, end: int) -> tuple[TierGraph, list[Answer]]:
         """Nodes ``start`` to ``end`` as a flat graph of their own, with the answers of the
-        positions they reach (the keys of those of higher tiers are not needed further, and
-        stay behind)."""
+        positions they reach (their keys are not needed further, and stay behind)."""
         graph = self.graph
         begin, stop = graph.first[start], graph.first[end]
         moves = graph.target[begin:stop]
@@ -225,12 +223,9 @@ class ChunkCutter:
             repetition=graph.repetition[start:end],
         )
         inside = bisect_right(reached, 0, key=(0).__sub__)  # how many are nodes (0 and up) of lower levels
-        below: list[Answer] = []
-        if inside:
-            assert self.solved is not None, "a move inside a tier being cut as flat"
-            values, remoteness = self.solved.solved, self.solved.remoteness  # the levels below: all solved
-            below = [(values[n], remoteness[n]) for n in reached[:inside]]
-        return part, below + self.answers(list(map(self.external_reversed.__getitem__, reached[inside:])))
+        values, remoteness = self.solved.solved, self.solved.remoteness  # the levels below: all solved
+        below = [(values[n], remoteness[n]) for n in reached[:inside]]
+        return part, below + list(map(self.fixed_reversed.__getitem__, reached[inside:]))
 
     @staticmethod
     def _within(nodes: list[int], found: dict[int, Item], start: int, end: int) -> dict[int, Item]:

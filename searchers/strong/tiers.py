@@ -8,7 +8,8 @@ the stores), is solved in two passes over its tiers:
   or Ray tasks, see ``parallel``); moves that stay in the tier add positions to expand, moves to
   a higher tier add them to that tier's frontier, held in memory up to ``_FRONTIER_KEPT``
   states and beyond that on disk (a batch of states at a time) in a scratch SQLite file; the
-  tier's graph goes to a scratch file of its own;
+  tier's graph goes to a scratch file of its own (put in solving order while the runner
+  expands the next tier);
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
   its moves reach in higher tiers are taken from the tiers solved just before (up to
   ``_ANSWERS_KEPT`` answers) or looked up in the tablebase being written, and the tier is
@@ -18,7 +19,8 @@ the stores), is solved in two passes over its tiers:
   is solved in this process (``solver.solve_graph``: backward induction, then the cycles).
 
 With worker processes the main process passes only keys around (to Ray tasks, pickled
-states too): the workers run the rules, encode the keys and solve the chunks.
+states too): the workers run the rules, encode the keys and solve the chunks; in the backward
+pass they are sent each tier's graph once and cut the chunks themselves.
 
 Rows are written in key order, and a tier with a cycle is numbered in key order before it is
 solved (elsewhere each position's answers follow from its children's alone), so one process,
@@ -36,7 +38,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, chain
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -52,7 +54,7 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
+from .tiergraph import Answer, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
 # more to send than to solve: a level of a tier may hold a handful).
@@ -151,21 +153,17 @@ class Scratch:
     def keep_graph(self, graph: TierGraph) -> None:
         """Store a tier's graph until the backward pass (in a file of its own: quicker than a
         row of the scratch file)."""
-        keys, rest = graph.to_bytes()
         self.graphs.append(graph.tier)  # first: ``close`` deletes a file left half written too
-        with open(self._graph_file(graph.tier), "wb") as file:
-            file.write(len(keys).to_bytes(8, "little"))
-            file.write(keys)
-            file.write(rest)
+        self._graph_file(graph.tier).write_bytes(graph.to_bytes())
 
-    def take_graph(self, tier: int) -> TierGraph:
-        """A tier's graph, read back (and its file deleted)."""
+    def take_graph(self, tier: int) -> bytes:
+        """A tier's graph as ``TierGraph.to_bytes`` wrote it, read back (and its file
+        deleted)."""
         path = self._graph_file(tier)
-        data = memoryview(path.read_bytes())
+        data = path.read_bytes()
         os.remove(path)
         self.graphs.remove(tier)
-        length = int.from_bytes(data[:8], "little")
-        return TierGraph.from_bytes(data[8:8 + length], data[8 + length:])
+        return data
 
     def close(self) -> None:
         """Close and delete the scratch files."""
@@ -295,13 +293,13 @@ def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answ
     runner (already at work when this returns), a tier without cycles the same way a level at a
     time, another here; the solutions of consecutive chunks, in order, each once it is merged
     into ``solution``."""
-    settings = (chance, tolerance, positions)
-    if tier_graph.flat:
-        return _merged(_solve_level(tier_graph, ChunkCutter(tier_graph, answers), 0, len(tier_graph.kind), runner,
-                                    settings), solution)
-    if tier_graph.levels:
-        return _solve_levels(tier_graph, ChunkCutter(tier_graph, answers, solution), runner, settings, solution)
-    whole = tier_solution(tier_graph, answers(tier_graph.external), chance, tolerance, report, positions)
+    fixed = answers(tier_graph.external)
+    if tier_graph.in_chunks:
+        runner.start_tier(tier_graph, fixed, solution, (chance, tolerance, positions))
+        bounds = tier_graph.levels or [0, len(tier_graph.kind)]
+        return chain(_merged(_solve_level(runner, bounds[0], bounds[1]), solution),
+                     _solve_levels(runner, bounds[1:], solution))
+    whole = tier_solution(tier_graph, fixed, chance, tolerance, report, positions)
     size = len(tier_graph.kind)
     return _merged(iter([(whole.solved[:size], whole.remoteness[:size], whole.best[:size], whole.exact,
                           whole.residual, whole.methods)]), solution)
@@ -314,24 +312,19 @@ def _merged(parts: Iterator[ChunkSolution], solution: Solution) -> Iterator[Chun
         yield part
 
 
-def _solve_level(tier_graph: TierGraph, cutter: ChunkCutter, start: int, end: int, runner: Runner,
-                 settings: tuple[bool, float, int]) -> Iterator[ChunkSolution]:
-    """Nodes ``start`` to ``end``, each solved from positions already solved, in chunks by the
-    runner (at work when this returns); the chunks' solutions, in order."""
-    ranges = chunked(range(start, end), runner.workers, largest=_SOLVE_CHUNK, least=_SOLVE_CHUNK_LEAST)
-    # Made one by one, as the runner asks for them: the workers solve the first ones meanwhile.
-    chunks = ((*cutter.cut(part[0], part[-1] + 1), *settings) for part in ranges)
-    if runner.part_files:  # the workers write the rows themselves
-        return runner.solve(chunks, [tier_graph.keys[part[0]:part[-1] + 1] for part in ranges])
-    return runner.solve(chunks)
+def _solve_level(runner: Runner, start: int, end: int) -> Iterator[ChunkSolution]:
+    """Nodes ``start`` to ``end`` of the tier at work, each solved from positions already
+    solved, in chunks by the runner (at work when this returns); the chunks' solutions, in
+    order."""
+    return runner.solve_ranges(chunked(range(start, end), runner.workers, largest=_SOLVE_CHUNK,
+                                       least=_SOLVE_CHUNK_LEAST))
 
 
-def _solve_levels(tier_graph: TierGraph, cutter: ChunkCutter, runner: Runner, settings: tuple[bool, float, int],
-                  solution: Solution) -> Iterator[ChunkSolution]:
-    """A tier without cycles solved a level at a time (``TierGraph.levels``), each like a flat
-    tier, into ``solution``, which ``cutter`` reads the levels below from."""
-    for start, end in zip(tier_graph.levels, tier_graph.levels[1:]):
-        yield from _merged(_solve_level(tier_graph, cutter, start, end, runner, settings), solution)
+def _solve_levels(runner: Runner, bounds: list[int], solution: Solution) -> Iterator[ChunkSolution]:
+    """The levels of a tier from ``bounds[0]`` on (``TierGraph.levels``), each like a flat tier
+    once the levels below are merged into ``solution``."""
+    for start, end in zip(bounds, bounds[1:]):
+        yield from _merged(_solve_level(runner, start, end), solution)
 
 
 def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
@@ -340,16 +333,23 @@ def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
     return rows_of(keys, solution.solved[:size], solution.remoteness[:size], solution.best[:size])
 
 
-def answers_from(known: dict[bytes, Answer], writer: TablebaseWriter) -> Callable[[list[bytes]], list[Answer]]:
+def answers_from(known: deque[dict[bytes, Answer]], writer: TablebaseWriter) -> Callable[[list[bytes]], list[Answer]]:
     """What finds the answers of positions of higher tiers a tier reaches, from their keys: the
-    tiers solved last (``known``), else the tablebase."""
+    tiers solved last (``known``, a dict a tier, the last solved last), else the tablebase.
+
+    Most moves reach the tier solved last, whose dict is asked first: a dict of one tier is
+    quicker to ask than one of several (it holds fewer, in less memory)."""
 
     def answers(keys: list[bytes]) -> list[Answer]:
-        found: list[Answer | None] = list(map(known.get, keys))
-        if None not in found:  # an Answer is a tuple: never None
-            return found  # type: ignore[return-value]
-        places = [place for place, answer in enumerate(found) if answer is None]  # in earlier tiers
-        looked_up = writer.lookup([keys[place] for place in places])
+        found: list[Answer | None] = list(map(known[-1].get, keys)) if known else [None] * len(keys)
+        places = [place for place, answer in enumerate(found) if answer is None] if None in found else []
+        for tier_answers in reversed(list(known)[:-1]):  # an Answer is a tuple: never None
+            if not places:
+                break
+            for place, answer in zip(places, map(tier_answers.get, [keys[place] for place in places])):
+                found[place] = answer
+            places = [place for place in places if found[place] is None]
+        looked_up = writer.lookup([keys[place] for place in places])  # in tiers forgotten
         for place in places:
             value, remoteness, _ = looked_up[keys[place]]
             found[place] = (value, remoteness)
@@ -363,10 +363,9 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
     after it, written out, and counted in ``totals``.  The rows of a tier solved here are
     written, and the next tier's graph is read back, while the workers solve."""
-    known: dict[bytes, Answer] = {}  # the answers of the tiers solved last
-    kept: deque[list[bytes]] = deque()  # their keys, a tier at a time, the oldest first
+    known: deque[dict[bytes, Answer]] = deque()  # the answers of the tiers solved last, the oldest first
     rows: list[tuple[Any, ...]] = []
-    upcoming = scratch.take_graph(tiers[-1])
+    upcoming = _next_graph(scratch, tiers[-1], runner)
     for place in reversed(range(len(tiers))):
         tier_graph = upcoming
         report.tier, report.offset = tier_graph.tier, totals.positions
@@ -379,28 +378,36 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
                              solution)
         if rows:
             writer.add(rows)  # the tier before's
-        _forget_oldest(known, kept, len(tier_graph.kind))
-        kept.append(tier_graph.keys)
+        _forget_oldest(known, len(tier_graph.kind))
+        tier_answers: dict[bytes, Answer] = {}
+        known.append(tier_answers)
         for part in solving:
             start = len(solution.value) - len(part[0])
-            known.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
+            tier_answers.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
             report("solving", len(solution.value))
             if place and upcoming is tier_graph:
-                upcoming = scratch.take_graph(tiers[place - 1])
+                upcoming = _next_graph(scratch, tiers[place - 1], runner)
         rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
     writer.add(rows)
     runner.commit()
 
 
-def _forget_oldest(known: dict[bytes, Answer], kept: deque[list[bytes]], coming: int) -> None:
+def _next_graph(scratch: Scratch, tier: int, runner: Runner) -> TierGraph:
+    """The graph of ``tier``, the next to solve, read back; the runner is handed it too, ahead
+    of time (worker processes read it while they solve the tier before)."""
+    data = scratch.take_graph(tier)
+    runner.next_tier(data)
+    return TierGraph.from_bytes(data)
+
+
+def _forget_oldest(known: deque[dict[bytes, Answer]], coming: int) -> None:
     """Make room in ``known`` for the answers of a tier of ``coming`` positions: forget the
-    oldest tiers' (``kept``, their keys) past ``_ANSWERS_KEPT`` answers in all, the last tier's
-    never: the tier about to be solved reaches it most.  Moves that skip tiers (a capture in
-    Kalah) to tiers forgotten read the tablebase."""
-    while len(kept) > 1 and len(known) + coming > _ANSWERS_KEPT:
-        for key in kept.popleft():
-            del known[key]
+    oldest tiers' past ``_ANSWERS_KEPT`` answers in all, the last tier's never: the tier about
+    to be solved reaches it most.  Moves that skip tiers (a capture in Kalah) to tiers
+    forgotten read the tablebase."""
+    while len(known) > 1 and sum(map(len, known)) + coming > _ANSWERS_KEPT:
+        known.popleft()
 
 
 @dataclass

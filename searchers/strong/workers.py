@@ -8,13 +8,19 @@ dropped with its tier (``forget``).  Before a tier is expanded, a worker that ho
 its share of the tier's positions hands the surplus over to the others, pickled (``give``,
 ``adopt``): the start is held by one worker, and without this every position after it would
 stay with that worker too; balanced once, the workers make about equal shares of the next
-tiers, so little moves after the first tiers.  Each worker also solves chunks of tiers (of
-flat tiers, and of the levels of tiers without cycles).
+tiers, so little moves after the first tiers.
 
-A worker answers its requests in turn over its pipe (a request to expand chunks has an answer
-for each chunk), and the main process sends a worker a request only once it has read every
-answer to the ones before: a worker sent a request is always reading, so neither side can be
-stuck writing to a full pipe.
+Each worker also solves chunks of tiers (of flat tiers, and of the levels of tiers without
+cycles) and writes their rows.  It is sent each tier's graph once, while it solves the tier
+before (``next_tier``), then the answers the tier reaches in higher tiers (``start_tier``);
+after that a chunk to solve is only a range of nodes, which the worker cuts itself.  In a tier
+solved in levels, a chunk reaches the levels below, part of which the other workers solved:
+their answers come with the worker's next range.
+
+A worker answers its requests in turn (a request to expand chunks has an answer for each
+chunk).  It reads requests and sends answers through threads of its own, so neither side is
+ever stuck writing to a full pipe: the main process may send a request at any time, and a
+worker goes on while the main process is too busy to read.
 """
 
 from __future__ import annotations
@@ -25,39 +31,61 @@ import pickle
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .._common import fewer_collections
+from ..protocol import Value
 from ..results import SearchError
+from .graph import IntArray
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
+from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import ChunkSolution, SolveChunk, solve_chunk
+from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
 
 # Positions a worker may hold beyond its share of a tier before some are moved to another.
 _BALANCE_SLACK = 256
+
+# Chunks to solve a worker is sent ahead of its answers.
+_AHEAD = 2
 
 
 def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None) -> None:
     """A worker's loop: answer requests until told to stop; the rows of the chunks it solves
     go to its part file ``part``.
 
-    Answers leave through an outbox, sent by a thread of their own, so that the worker goes
-    on to its next chunk while the main process is too busy to read."""
+    Requests come in, and answers leave, through threads of their own: the worker goes on to
+    its next chunk while the main process is too busy to read, and the main process can send
+    a worker its next chunk while it is busy with one."""
     ignore_interrupts()
     rows = None if part is None else TablebaseWriter(part)
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    sender = threading.Thread(target=_send_all, args=(connection, outbox), daemon=True)
-    sender.start()
+    threads = [threading.Thread(target=_receive_all, args=(connection, inbox), daemon=True),
+               threading.Thread(target=_send_all, args=(connection, outbox), daemon=True)]
+    for thread in threads:
+        thread.start()
     try:
         with fewer_collections():
-            _answer(connection, pickle.loads(factory_bytes)(), number, rows, outbox.put)
+            _answer(inbox.get, pickle.loads(factory_bytes)(), number, rows, outbox.put)
     finally:
         outbox.put(None)
-        sender.join()
+        threads[1].join()
         if rows is not None:
             rows.close()
+
+
+def _receive_all(connection: Connection, inbox: queue.SimpleQueue[Any]) -> None:
+    """Put the requests read from ``connection`` in ``inbox``, in order, until told to stop
+    (or the main process is gone)."""
+    request: Any = None
+    while request is None or request[0] != "stop":
+        try:
+            request = connection.recv()
+        except (EOFError, OSError):
+            request = ("stop",)
+        inbox.put(request)
 
 
 def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
@@ -69,12 +97,14 @@ def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
             connection.send(("error", SearchError(f"a worker failed: {error!r}")))
 
 
-def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWriter | None,
+def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseWriter | None,
             reply: Callable[[tuple[str, Any]], None]) -> None:
-    """Answer requests until told to stop: read from ``connection``, answered by ``reply``."""
+    """Answer requests until told to stop: each from ``receive``, answered by ``reply``."""
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+    upcoming: TierGraph  # the graph of the tier to solve next
+    tier_at_work: _TierAtWork
     while True:
-        request = connection.recv()
+        request = receive()
         what = request[0]
         if what == "stop":
             return
@@ -99,11 +129,16 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                 reply(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
             elif what == "forget":
                 kept.pop(request[1], None)
+            elif what == "graph":
+                upcoming = TierGraph.from_bytes(request[1])
+            elif what == "tier":
+                tier_at_work = _TierAtWork(upcoming, *request[1:])
             elif what == "solve":
-                _, chunk, keys = request
-                solved = solve_chunk(chunk)
-                if keys is not None and rows is not None:
-                    rows.add(rows_of(keys, *solved[:3]), commit=False)
+                _, start, end, learned = request
+                tier_at_work.learn(learned)
+                solved = tier_at_work.solve(start, end)
+                if rows is not None:
+                    rows.add(rows_of(tier_at_work.graph.keys[start:end], *solved[:3]), commit=False)
                 reply(("ok", solved))
             elif what == "commit":
                 if rows is not None:
@@ -111,6 +146,31 @@ def _answer(connection: Connection, game: Any, number: int, rows: TablebaseWrite
                 reply(("ok", None))
         except Exception as error:  # the game's own errors among them: the main process raises it
             reply(("error", error))
+
+
+class _TierAtWork:
+    """The tier a worker solves chunks of: its graph, the answers it reaches in higher tiers,
+    and the answers of its nodes solved so far (by this worker, or learnt from the others)."""
+
+    def __init__(self, graph: TierGraph, fixed: list[Answer], settings: tuple[bool, float, int]) -> None:
+        """Solve ``graph``, whose external positions' answers are ``fixed``."""
+        self.graph = graph
+        self.solution = Solution.empty(len(self.graph.kind))
+        self.cutter = ChunkCutter(self.graph, fixed, self.solution)
+        self.settings = settings
+
+    def learn(self, parts: list[tuple[int, list[Value], IntArray]]) -> None:
+        """Note the answers of nodes other workers solved: each part's first node, values and
+        remoteness."""
+        for start, values, remoteness in parts:
+            self.solution.value[start:start + len(values)] = values
+            self.solution.remoteness[start:start + len(values)] = remoteness
+
+    def solve(self, start: int, end: int) -> ChunkSolution:
+        """Solve nodes ``start`` to ``end``, whose moves inside the tier reach nodes solved."""
+        solved = solve_chunk((*self.cutter.cut(start, end), *self.settings))
+        self.learn([(start, solved[0], solved[1])])
+        return solved
 
 
 def _in_order(answers: Iterator[tuple[int, ChunkSolution]]) -> Iterator[ChunkSolution]:
@@ -208,33 +268,61 @@ class WorkerRunner(Runner):
         for connection in self.connections:
             self._received(connection)
 
-    def solve(self, chunks: Iterable[SolveChunk], keys: list[list[bytes]] | None = None) -> Iterator[ChunkSolution]:
-        """The solution of every chunk, in order (with ``keys``, each worker writes their rows to
-        its part file).  Each chunk goes to the first worker free, and is made (``chunks`` may be
-        lazy) while the workers solve the ones before; the first requests are sent before this
-        returns."""
-        requests = (("solve", chunk, None if keys is None else keys[index]) for index, chunk in enumerate(chunks))
-        busy: dict[int, int] = {}
-        for number, request in zip(range(self.workers), requests):
-            self.connections[number].send(request)
-            busy[number] = len(busy)
-        return _in_order(self._shared_answers(requests, busy))
+    def next_tier(self, data: bytes) -> None:
+        """Send every worker the graph of the tier to solve next: they read it while they solve
+        the tier at work, and cut its chunks themselves (``solve_ranges``)."""
+        message = pickle.dumps(("graph", data), pickle.HIGHEST_PROTOCOL)  # once for all workers
+        for connection in self.connections:
+            connection.send_bytes(message)
 
-    def _shared_answers(self, requests: Iterator[Any], busy: dict[int, int]) -> Iterator[tuple[int, Any]]:
-        """The answers of the busy workers (worker -> its job's index), as (index, answer); a
-        worker that answers gets the next of ``requests``, made ahead while they work."""
-        sent = len(busy)
-        upcoming = next(requests, None)
-        while busy:
-            for connection in wait([self.connections[number] for number in busy]):
+    def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
+                   settings: tuple[bool, float, int]) -> None:
+        """Send every worker the answers the tier reaches in higher tiers: the workers start on
+        the graph sent last with ``next_tier``."""
+        message = pickle.dumps(("tier", fixed, settings), pickle.HIGHEST_PROTOCOL)
+        for connection in self.connections:
+            connection.send_bytes(message)
+        self.levelled = bool(graph.levels)
+        self.unseen: list[list[tuple[int, list[Value], IntArray]]] = [[] for _ in self.connections]
+
+    def solve_ranges(self, ranges: list[Sequence[int]]) -> Iterator[ChunkSolution]:
+        """The solutions of ``ranges`` of the tier's nodes, in order, each worker writing the rows
+        of those it solves to its part file.  Each worker is sent ``_AHEAD`` ranges at first,
+        and one more with each answer, so that it goes on at once; a range carries the answers
+        the other workers found since the worker's last range (a tier in levels only: a level
+        reaches the ones below).  The first ranges are sent before this returns."""
+        pending = deque(enumerate(ranges))
+        sent: dict[int, deque[tuple[int, Sequence[int]]]] = {number: deque() for number in range(self.workers)}
+        for _ in range(_AHEAD):
+            for number in sent:
+                if pending:
+                    self._send_range(number, *pending.popleft(), sent)
+        return _in_order(self._shared_answers(pending, sent))
+
+    def _send_range(self, number: int, index: int, part: Sequence[int],
+                    sent: dict[int, deque[tuple[int, Sequence[int]]]]) -> None:
+        """Send worker ``number`` the range ``part`` (the ``index``-th) to solve."""
+        learned, self.unseen[number] = self.unseen[number], []
+        self.connections[number].send(("solve", part[0], part[-1] + 1, learned))
+        sent[number].append((index, part))
+
+    def _shared_answers(self, pending: deque[tuple[int, Sequence[int]]],
+                        sent: dict[int, deque[tuple[int, Sequence[int]]]]) -> Iterator[tuple[int, ChunkSolution]]:
+        """The answers of the workers sent ranges (worker -> its ranges not answered yet, with
+        their indices), as (index, answer); a worker that answers gets the next of
+        ``pending``."""
+        while any(sent.values()):
+            for connection in wait([self.connections[number] for number, ranges in sent.items() if ranges]):
                 assert isinstance(connection, Connection)
                 number = self.connections.index(connection)
-                index = busy.pop(number)
-                answer = self._received(connection)
-                if upcoming is not None:
-                    connection.send(upcoming)
-                    busy[number], sent = sent, sent + 1
-                    upcoming = next(requests, None)
+                index, part = sent[number].popleft()
+                answer: ChunkSolution = self._received(connection)
+                if self.levelled:
+                    for other, unseen in enumerate(self.unseen):
+                        if other != number:
+                            unseen.append((part[0], answer[0], answer[1]))
+                if pending:
+                    self._send_range(number, *pending.popleft(), sent)
                 yield index, answer
 
     @staticmethod

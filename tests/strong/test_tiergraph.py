@@ -61,7 +61,7 @@ def chunk_node_by_node(graph: TierGraph, answers: dict[bytes, Answer], start: in
 def test_chunks_cut_match_chunks_made_node_by_node(seed: int) -> None:
     graph = flat_tier(seed)
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, i) for i, key in enumerate(graph.external)}
-    cutter = ChunkCutter(graph, lambda keys: [answers[key] for key in keys])
+    cutter = ChunkCutter(graph, [answers[key] for key in graph.external], Solution.empty(len(graph.kind)))
     for start, end in [(0, 60), (0, 1), (13, 29), (59, 60), (30, 31)]:
         part, fixed = cutter.cut(start, end)
         made = (list(part.kind), list(part.first), list(part.target), part.utility, part.probabilities,
@@ -72,7 +72,7 @@ def test_chunks_cut_match_chunks_made_node_by_node(seed: int) -> None:
 def test_a_graph_comes_back_from_its_bytes() -> None:
     graph = flat_tier(11)
     assert graph.flat  # cached before it is written: it must come back too
-    again = TierGraph.from_bytes(*graph.to_bytes())
+    again = TierGraph.from_bytes(graph.to_bytes())
     assert again == graph
     assert again.flat is True
     assert isinstance(again.first, array) and isinstance(again.kind, bytearray)

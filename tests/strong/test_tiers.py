@@ -249,23 +249,34 @@ def test_the_bundled_tiers_hold_and_give_the_same_table(name: str, params: dict,
 def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Kalah's tiers (seeds in the stores) have moves inside them but no cycle: two workers
-    solve them a level at a time and write the table of the whole graph solved in memory."""
+    solve them a level at a time, small chunks here, each worker learning the answers of the
+    levels below that the other found, and write the table of the whole graph solved in
+    memory."""
     import searchers.strong.tiers as tiers_module
+    from searchers.strong.workers import WorkerRunner
 
     levelled = []
-    solve_levels = tiers_module._solve_levels
+    learned = []  # the parts of the other worker's answers each chunk carried
+    solve_tier, send_range = tiers_module.solve_tier, WorkerRunner._send_range
 
     def noting(tier_graph: Any, *args: Any) -> Any:
         levelled.append(len(tier_graph.levels) - 1)
-        return solve_levels(tier_graph, *args)
+        return solve_tier(tier_graph, *args)
 
-    monkeypatch.setattr(tiers_module, "_solve_levels", noting)
+    def sending(runner: WorkerRunner, number: int, *args: Any) -> None:
+        learned.append(len(runner.unseen[number]))
+        send_range(runner, number, *args)
+
+    monkeypatch.setattr(tiers_module, "solve_tier", noting)
+    monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
+    monkeypatch.setattr(WorkerRunner, "_send_range", sending)
     params = {"pits": 3, "seeds": 2}
     game = gdl.load(ROOT / "games" / "kalah.gdl", **params)
     by_workers = solve_strong(game, out=tmp_path / "workers.sqlite", workers=2,
                               factory=partial(gdl.load, ROOT / "games" / "kalah.gdl", **params))
     solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
     assert by_workers.stats.workers == 2 and max(levelled) > 2
+    assert sum(learned) > 100
     assert table(tmp_path / "workers.sqlite") == table(tmp_path / "whole.sqlite")
 
 
