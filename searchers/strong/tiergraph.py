@@ -92,64 +92,88 @@ def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
     key, so that the order the runner expanded the nodes in makes no difference to the solution
     of a cycle, not even to the last bits of value iteration."""
     old = graph
-    node_of_key = {key: n for n, key in enumerate(old.keys)}
-    old_node_of_found = [node_of_key[key] for key in found]
+    size = len(old.keys)
+    node_of_key = dict(zip(old.keys, range(size)))
+    old_node_of_found = list(map(node_of_key.__getitem__, found))
     height = _heights(old, old_node_of_found)
     if height is None:
-        order = sorted(range(len(old.keys)), key=old.keys.__getitem__)
+        order = sorted(range(size), key=old.keys.__getitem__)
     else:  # each node's answers follow from its children's alone: no order within a level needed
-        order = sorted(range(len(old.keys)), key=height.__getitem__)
-    new_node = dict(zip(order, range(len(order))))
-    node_of_found = list(map(new_node.__getitem__, old_node_of_found))
+        order = sorted(range(size), key=height.__getitem__)
+    new_node = sorted(range(size), key=order.__getitem__)  # the inverse of ``order``
+    # A move's target: a place in ``found``, or -1 - i for external i, which indexes the end of
+    # a list from the end: so a list that ends with the negative targets themselves maps both.
+    renumber = list(map(new_node.__getitem__, old_node_of_found)) + list(range(-len(old.external), 0))
     # Each node's moves, in the new order, taken as slices at C speed.
     starts = list(map(old.first.__getitem__, order))
     ends = list(map(old.first.__getitem__, map((1).__add__, order)))
     moves = chain.from_iterable(map(old.target.__getitem__, map(slice, starts, ends)))
-    target = array("q", [t if t < 0 else node_of_found[t] for t in moves])
-    first = array("q", accumulate(map(sub, ends, starts), initial=0))
     counts = Counter(height) if height is not None else {}
     return TierGraph(
-        old.tier, keys=[old.keys[n] for n in order], kind=bytearray(old.kind[n] for n in order), first=first,
-        target=target, external=old.external,
-        probabilities={i: old.probabilities[n] for i, n in enumerate(order) if n in old.probabilities},
-        utility={i: old.utility[n] for i, n in enumerate(order) if n in old.utility},
-        repetition=[old.repetition[n] for n in order],
+        old.tier, keys=list(map(old.keys.__getitem__, order)), kind=bytearray(map(old.kind.__getitem__, order)),
+        first=array("q", accumulate(map(sub, ends, starts), initial=0)),
+        target=array("q", map(renumber.__getitem__, moves)), external=old.external,
+        probabilities={new_node[n]: p for n, p in old.probabilities.items()},
+        utility={new_node[n]: u for n, u in old.utility.items()},
+        repetition=list(map(old.repetition.__getitem__, order)),
         levels=list(accumulate((counts[h] for h in range(len(counts))), initial=0)) if counts else [],
     )
 
 
 def _heights(graph: TierGraph, node_of_found: list[int]) -> IntArray | None:
     """Each node's level: 0 if every move leaves the tier, else one more than the highest level
-    its moves inside the tier reach; None if some of those moves make a cycle."""
+    its moves inside the tier reach; None if some of those moves make a cycle.
+
+    A round finds a level, at C speed: the nodes whose every move inside the tier reaches a
+    node placed before, all moves looked at at once.  A round costs as much as the moves left,
+    so once a round would place few of the nodes left (a deep tier: a chain would take a round
+    a node), the rest are placed one move at a time (``_heights_by_moves``)."""
     size = len(graph.kind)
     first, target = graph.first, graph.target
     inside = list(map((0).__le__, target))
     # Each move inside the tier as (parent, child), at C speed: the usual tier has few of them.
     parents = list(compress(chain.from_iterable(map(repeat, range(size), map(sub, first[1:], first))), inside))
     children = list(map(node_of_found.__getitem__, compress(target, inside)))
-    waiting = Counter(parents)  # each node's moves inside the tier to children not yet placed
-    callers: dict[int, list[int]] = {}
-    for parent, child in zip(parents, children):
-        listed = callers.get(child)
-        if listed is None:
-            callers[child] = [parent]
-        else:
-            listed.append(parent)
     height = array("q", bytes(8 * size))
-    level = [node for node in callers if node not in waiting]
-    placed, up = size - len(waiting), 0
-    while level:
+    waiting = set(parents)  # the nodes whose level is not known yet
+    up = 0
+    while waiting:
+        blocked = set(compress(parents, map(waiting.__contains__, children)))
+        placed = waiting - blocked
+        if len(placed) * 8 < len(waiting):  # including none: a cycle, or a deep tier
+            return _heights_by_moves(height, parents, children, waiting)
         up += 1
-        next_level = []
-        for node in level:
-            for parent in callers.get(node, ()):
-                waiting[parent] -= 1
-                if not waiting[parent]:
-                    height[parent] = up
-                    next_level.append(parent)
-        placed += len(next_level)
-        level = next_level
-    return height if placed == size else None
+        for node in placed:
+            height[node] = up
+        waiting = blocked
+        left = list(map(blocked.__contains__, parents))
+        parents, children = list(compress(parents, left)), list(compress(children, left))
+    return height
+
+
+def _heights_by_moves(height: IntArray, parents: list[int], children: list[int], waiting: set[int]) -> IntArray | None:
+    """``_heights`` finished one move at a time: ``parents`` and ``children`` are the moves
+    inside the tier from the nodes ``waiting``, whose levels are not known yet (0 in
+    ``height``, which holds the others'); None if some of those moves make a cycle."""
+    callers: dict[int, list[int]] = {}
+    unknown: Counter[int] = Counter()  # each waiting node's moves to waiting nodes
+    for parent, child in zip(parents, children):
+        if child in waiting:
+            callers.setdefault(child, []).append(parent)
+            unknown[parent] += 1
+        elif height[child] >= height[parent]:
+            height[parent] = height[child] + 1
+    ready = [node for node in waiting if not unknown[node]]
+    placed = len(ready)
+    while ready:
+        node = ready.pop()
+        for parent in callers.get(node, ()):
+            height[parent] = max(height[parent], height[node] + 1)
+            unknown[parent] -= 1
+            if not unknown[parent]:
+                ready.append(parent)
+                placed += 1
+    return height if placed == len(waiting) else None
 
 
 SolveChunk = tuple[TierGraph, list[Answer], bool, float, int]

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -128,12 +130,35 @@ def moves_by_key(graph: TierGraph, found: list[bytes] | None = None) -> dict[byt
             for n, key in enumerate(graph.keys)}
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_a_tier_without_cycles_is_put_in_levels(seed: int) -> None:
+def wide_then_deep_tier(seed: int) -> tuple[TierGraph, list[bytes]]:
+    """A tier without cycles, as the forward pass leaves it: 200 nodes whose moves leave the
+    tier, 200 that move to two of those, then a chain of 100 nodes each moving to the one
+    before (a level a node: the levels past the wide part are found one move at a time)."""
+    chooser = random.Random(seed)
+    moves_of: list[list[int]] = [[] for _ in range(200)]
+    moves_of += [[chooser.randrange(200), chooser.randrange(200)] for _ in range(200)]
+    moves_of += [[399 + i] for i in range(100)]
+    made = [f"node{n:03d}".encode() for n in range(len(moves_of))]
+    found = made[:]
+    chooser.shuffle(found)
+    place = {key: i for i, key in enumerate(found)}
+    graph = TierGraph(5, external=[b"outside"])
+    for n in chooser.sample(range(len(made)), len(made)):
+        graph.keys.append(made[n])
+        graph.kind.append(MAX)
+        graph.target.extend([place[made[m]] for m in moves_of[n]] or [-1])
+        graph.first.append(len(graph.target))
+        graph.repetition.append(0)
+    return graph, found
+
+
+@pytest.mark.parametrize("make", [partial(tier_with_moves_inside, seed) for seed in range(6)]
+                         + [partial(wide_then_deep_tier, seed) for seed in range(2)])
+def test_a_tier_without_cycles_is_put_in_levels(make: Callable[[], tuple[TierGraph, list[bytes]]]) -> None:
     """Level 0 holds the nodes whose moves all leave the tier; a node of level k + 1 moves to
     level k and nothing higher, found here by the longest chain of moves inside the tier below
     each node, counted plainly; every node keeps its moves."""
-    graph, found = tier_with_moves_inside(seed)
+    graph, found = make()
     ordered = in_solving_order(graph, found)
     moves = moves_by_key(graph, found)
     assert moves_by_key(ordered) == moves
