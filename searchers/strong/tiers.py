@@ -395,10 +395,13 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
 
 def _next_graph(scratch: Scratch, tier: int, runner: Runner) -> TierGraph:
     """The graph of ``tier``, the next to solve, read back; the runner is handed it too, ahead
-    of time (worker processes read it while they solve the tier before)."""
+    of time, if it is to solve it in chunks (worker processes read it while they solve the tier
+    before)."""
     data = scratch.take_graph(tier)
-    runner.next_tier(data)
-    return TierGraph.from_bytes(data)
+    graph = TierGraph.from_bytes(data)
+    if graph.in_chunks:  # a tier with a cycle is solved here
+        runner.next_tier(data)
+    return graph
 
 
 def _forget_oldest(known: deque[dict[bytes, Answer]], coming: int) -> None:
