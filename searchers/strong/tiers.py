@@ -342,8 +342,9 @@ def answers_from(known: deque[dict[bytes, Answer]], writer: TablebaseWriter) -> 
 
     def answers(keys: list[bytes]) -> list[Answer]:
         found: list[Answer | None] = list(map(known[-1].get, keys)) if known else [None] * len(keys)
+        # An Answer is a tuple, never None: None marks a key still to find, in an earlier tier.
         places = [place for place, answer in enumerate(found) if answer is None] if None in found else []
-        for tier_answers in reversed(list(known)[:-1]):  # an Answer is a tuple: never None
+        for tier_answers in reversed(list(known)[:-1]):
             if not places:
                 break
             for place, answer in zip(places, map(tier_answers.get, [keys[place] for place in places])):
@@ -362,7 +363,8 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
                     chance: bool, tolerance: float, report: Reporter, positions: int) -> None:
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
     after it, written out, and counted in ``totals``.  The rows of a tier solved here are
-    written, and the next tier's graph is read back, while the workers solve."""
+    written, and the next tier's graph is read back and handed to the runner, while the
+    workers solve."""
     known: deque[dict[bytes, Answer]] = deque()  # the answers of the tiers solved last, the oldest first
     rows: list[tuple[Any, ...]] = []
     upcoming = _next_graph(scratch, tiers[-1], runner)

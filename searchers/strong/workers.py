@@ -195,6 +195,9 @@ class WorkerRunner(Runner):
         self.workers = workers
         self.where = f"{workers} worker processes"
         self.part_files = [] if parts is None else [f"{parts}{number}" for number in range(workers)]
+        self.levelled = False  # whether the tier at work is solved in levels (``start_tier``)
+        # The answers each worker has not seen yet, of a tier in levels: (first node, values, remoteness).
+        self.unseen: list[list[tuple[int, list[Value], IntArray]]] = [[] for _ in range(workers)]
         factory_bytes = pickle.dumps(factory)
         self.connections: list[Connection] = []
         self.processes = []
@@ -283,7 +286,7 @@ class WorkerRunner(Runner):
         for connection in self.connections:
             connection.send_bytes(message)
         self.levelled = bool(graph.levels)
-        self.unseen: list[list[tuple[int, list[Value], IntArray]]] = [[] for _ in self.connections]
+        self.unseen = [[] for _ in self.connections]
 
     def solve_ranges(self, ranges: list[Sequence[int]]) -> Iterator[ChunkSolution]:
         """The solutions of ``ranges`` of the tier's nodes, in order, each worker writing the rows
@@ -328,7 +331,11 @@ class WorkerRunner(Runner):
     @staticmethod
     def _received(connection: Connection) -> Any:
         """A worker's answer, or the error it sent raised here."""
-        status, answer = connection.recv()
+        try:
+            status, answer = connection.recv()
+        except (EOFError, OSError):  # killed, or out of memory: it had no chance to say why
+            raise SearchError("a worker process stopped unexpectedly; "
+                              "try fewer workers, or look for its own error printed above") from None
         if status == "error":
             raise answer
         return answer

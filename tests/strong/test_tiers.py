@@ -92,6 +92,23 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(shares) == 2 and min(shares) > 0.4 * sum(shares)
 
 
+def test_a_worker_that_dies_stops_the_solve_with_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process killed mid-solve (here it exits as it expands its first positions)
+    cannot say why: the solve stops with an error that says a worker stopped, not a broken
+    pipe, and leaves no part files behind."""
+    import os
+    import searchers.strong.workers as workers_module
+    from searchers.results import SearchError
+
+    def dying(*args: Any) -> Any:
+        os._exit(3)
+
+    monkeypatch.setattr(workers_module, "expand_states", dying)  # the workers are forked with it
+    with pytest.raises(SearchError, match="a worker process stopped unexpectedly"):
+        solve_to(tmp_path / "workers.sqlite", workers=2)
+    assert not list(tmp_path.glob("workers.sqlite.part*"))
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
