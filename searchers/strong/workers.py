@@ -45,7 +45,7 @@ from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
 
 # Positions a worker may hold beyond its share of a tier before some are moved to another.
-_BALANCE_SLACK = 256
+_BALANCE_SLACK = 64
 
 # Chunks to solve a worker is sent ahead of its answers.
 _AHEAD = 2
