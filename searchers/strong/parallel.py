@@ -197,9 +197,9 @@ class Runner:
 
     def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
                    settings: tuple[bool, float, int]) -> None:
-        """Get ready to solve ``graph``'s nodes in chunks (``solve_ranges``), the graph last
-        handed to ``next_tier``: ``fixed`` holds the answers of its external positions, in
-        order, and ``solved`` the solution the caller fills as the chunks come back;
+        """Get ready to solve ``graph``'s nodes in chunks (``solve_ranges``; worker processes
+        were handed the graph with ``next_tier``): ``fixed`` holds the answers of its external
+        positions, in order, and ``solved`` the solution the caller fills as the chunks come back;
         ``settings`` are whether the game has dice, the tolerance of value iteration and the
         number of positions of the game."""
         self._cutter = ChunkCutter(graph, fixed, solved)

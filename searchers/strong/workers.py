@@ -50,15 +50,22 @@ _BALANCE_SLACK = 64
 # Chunks to solve a worker is sent ahead of its answers.
 _AHEAD = 2
 
+_GONE = "a worker process stopped unexpectedly; try fewer workers, or look for its own error printed above"
 
-def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None) -> None:
+
+def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None,
+           inherited: list[Connection]) -> None:
     """A worker's loop: answer requests until told to stop; the rows of the chunks it solves
-    go to its part file ``part``.
+    go to its part file ``part``.  ``inherited`` are the main process's ends of the pipes,
+    which a forked worker holds too: closed, so that the worker sees its pipe end when the main
+    process is gone.
 
     Requests come in, and answers leave, through threads of their own: the worker goes on to
     its next chunk while the main process is too busy to read, and the main process can send
     a worker its next chunk while it is busy with one."""
     ignore_interrupts()
+    for other in inherited:
+        other.close()
     rows = None if part is None else TablebaseWriter(part)
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -85,16 +92,23 @@ def _receive_all(connection: Connection, inbox: queue.SimpleQueue[Any]) -> None:
             request = connection.recv()
         except (EOFError, OSError):
             request = ("stop",)
+        except BaseException as error:  # a request that cannot be read: answered as an error
+            inbox.put(("unreadable", error))
+            request = ("stop",)
         inbox.put(request)
 
 
 def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
-    """Send the answers put in ``outbox``, in order, until it gives None."""
+    """Send the answers put in ``outbox``, in order, until it gives None; a worker that cannot
+    send at all ends at once, so that the main process sees it gone rather than wait."""
     while (answer := outbox.get()) is not None:
         try:
             connection.send(answer)
         except Exception as error:  # an answer that cannot be pickled: the main process raises it
-            connection.send(("error", SearchError(f"a worker failed: {error!r}")))
+            try:
+                connection.send(("error", SearchError(f"a worker failed: {error!r}")))
+            except BaseException:
+                os._exit(1)
 
 
 def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseWriter | None,
@@ -132,7 +146,11 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             elif what == "graph":
                 upcoming = TierGraph.from_bytes(request[1])
             elif what == "tier":
-                tier_at_work = _TierAtWork(upcoming, *request[1:])
+                _, tier, fixed, settings = request
+                if upcoming.tier != tier:  # a "graph" request failed: its error is on its way
+                    raise SearchError(f"a worker was sent tier {tier} to solve, "
+                                      f"but holds the graph of tier {upcoming.tier}")
+                tier_at_work = _TierAtWork(upcoming, fixed, settings)
             elif what == "solve":
                 _, start, end, learned = request
                 tier_at_work.learn(learned)
@@ -140,6 +158,8 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 if rows is not None:
                     rows.add(rows_of(tier_at_work.graph.keys[start:end], *solved[:3]), commit=False)
                 reply(("ok", solved))
+            elif what == "unreadable":
+                raise request[1]
             elif what == "commit":
                 if rows is not None:
                     rows.commit()
@@ -204,7 +224,8 @@ class WorkerRunner(Runner):
         for number in range(workers):
             mine, theirs = multiprocessing.Pipe()
             part = self.part_files[number] if self.part_files else None
-            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part), daemon=True)
+            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part,
+                                                                   [*self.connections, mine]), daemon=True)
             process.start()
             theirs.close()
             self.connections.append(mine)
@@ -212,7 +233,7 @@ class WorkerRunner(Runner):
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """Hand the state to the first worker."""
-        self.connections[0].send(("adopt", tier, [key], pickle.dumps([state], pickle.HIGHEST_PROTOCOL)))
+        self._send(self.connections[0], ("adopt", tier, [key], pickle.dumps([state], pickle.HIGHEST_PROTOCOL)))
         return 0
 
     def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
@@ -227,9 +248,9 @@ class WorkerRunner(Runner):
         self._balance(tier, held)
         chunks: dict[int, deque[list[bytes]]] = {}
         for number, keys in enumerate(held):
-            if keys:  # a worker is idle when sent its chunks: it reads them at once
+            if keys:
                 chunks[number] = deque(list(chunk) for chunk in chunked(keys, 1))
-                self.connections[number].send(("expand", tier, list(chunks[number])))
+                self._send(self.connections[number], ("expand", tier, list(chunks[number])))
         if meanwhile is not None:
             meanwhile()
         while chunks:
@@ -254,20 +275,20 @@ class WorkerRunner(Runner):
                     continue
                 moved = keys[len(keys) - min(surplus, room):]
                 del keys[len(keys) - len(moved):]
-                self.connections[giver].send(("give", tier, moved))
+                self._send(self.connections[giver], ("give", tier, moved))
                 states = self._received(self.connections[giver])
-                self.connections[taker].send(("adopt", tier, moved, states))
+                self._send(self.connections[taker], ("adopt", tier, moved, states))
                 taken += moved
 
     def forget(self, tier: int) -> None:
         """Every worker drops the states of ``tier`` it still keeps."""
         for connection in self.connections:
-            connection.send(("forget", tier))
+            self._send(connection, ("forget", tier))
 
     def commit(self) -> None:
         """Every worker commits the rows it wrote to its part file."""
         for connection in self.connections:
-            connection.send(("commit",))
+            self._send(connection, ("commit",))
         for connection in self.connections:
             self._received(connection)
 
@@ -276,15 +297,15 @@ class WorkerRunner(Runner):
         the tier at work, and cut its chunks themselves (``solve_ranges``)."""
         message = pickle.dumps(("graph", data), pickle.HIGHEST_PROTOCOL)  # once for all workers
         for connection in self.connections:
-            connection.send_bytes(message)
+            self._send(connection, message)
 
     def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
                    settings: tuple[bool, float, int]) -> None:
         """Send every worker the answers the tier reaches in higher tiers: the workers start on
         the graph sent last with ``next_tier``."""
-        message = pickle.dumps(("tier", fixed, settings), pickle.HIGHEST_PROTOCOL)
+        message = pickle.dumps(("tier", graph.tier, fixed, settings), pickle.HIGHEST_PROTOCOL)
         for connection in self.connections:
-            connection.send_bytes(message)
+            self._send(connection, message)
         self.levelled = bool(graph.levels)
         self.unseen = [[] for _ in self.connections]
 
@@ -306,7 +327,7 @@ class WorkerRunner(Runner):
                     sent: dict[int, deque[tuple[int, Sequence[int]]]]) -> None:
         """Send worker ``number`` the range ``part`` (the ``index``-th) to solve."""
         learned, self.unseen[number] = self.unseen[number], []
-        self.connections[number].send(("solve", part[0], part[-1] + 1, learned))
+        self._send(self.connections[number], ("solve", part[0], part[-1] + 1, learned))
         sent[number].append((index, part))
 
     def _shared_answers(self, pending: deque[tuple[int, Sequence[int]]],
@@ -329,13 +350,23 @@ class WorkerRunner(Runner):
                 yield index, answer
 
     @staticmethod
+    def _send(connection: Connection, request: Any) -> None:
+        """Send a worker a request (pickled already if bytes)."""
+        try:
+            if isinstance(request, bytes):
+                connection.send_bytes(request)
+            else:
+                connection.send(request)
+        except OSError:  # killed, or out of memory
+            raise SearchError(_GONE) from None
+
+    @staticmethod
     def _received(connection: Connection) -> Any:
         """A worker's answer, or the error it sent raised here."""
         try:
             status, answer = connection.recv()
         except (EOFError, OSError):  # killed, or out of memory: it had no chance to say why
-            raise SearchError("a worker process stopped unexpectedly; "
-                              "try fewer workers, or look for its own error printed above") from None
+            raise SearchError(_GONE) from None
         if status == "error":
             raise answer
         return answer

@@ -92,21 +92,85 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(shares) == 2 and min(shares) > 0.4 * sum(shares)
 
 
-def test_a_worker_that_dies_stops_the_solve_with_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker process killed mid-solve (here it exits as it expands its first positions)
-    cannot say why: the solve stops with an error that says a worker stopped, not a broken
-    pipe, and leaves no part files behind."""
+@pytest.mark.parametrize("when", ["expanding", "reading a graph"])
+def test_a_worker_that_dies_stops_the_solve_with_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               when: str) -> None:
+    """A worker process killed mid-solve cannot say why: the solve stops with an error that
+    says a worker stopped, not a broken pipe, and leaves no part files behind.  Here a worker
+    exits as it expands its first positions (the main process waits for its answer), or as it
+    reads the first graph of the backward pass (the main process goes on sending it work)."""
     import os
     import searchers.strong.workers as workers_module
     from searchers.results import SearchError
+    from searchers.strong.tiergraph import TierGraph
+
+    main, read = os.getpid(), TierGraph.from_bytes
 
     def dying(*args: Any) -> Any:
         os._exit(3)
 
-    monkeypatch.setattr(workers_module, "expand_states", dying)  # the workers are forked with it
+    def read_or_die(cls: type[TierGraph], data: bytes) -> TierGraph:
+        return read(data) if os.getpid() == main else dying()
+
+    if when == "expanding":  # the workers are forked with these
+        monkeypatch.setattr(workers_module, "expand_states", dying)
+    else:
+        monkeypatch.setattr(TierGraph, "from_bytes", classmethod(read_or_die))
     with pytest.raises(SearchError, match="a worker process stopped unexpectedly"):
         solve_to(tmp_path / "workers.sqlite", workers=2)
     assert not list(tmp_path.glob("workers.sqlite.part*"))
+
+
+_SOLVE_AND_TELL = """
+import os, sys
+from functools import partial
+import gdl
+from searchers.strong import solve_strong
+told = []
+def progress(report):
+    if not told:  # the worker processes' ids, once they are at work
+        me = os.getpid()
+        print(open(f"/proc/{me}/task/{me}/children").read().strip(), flush=True)
+        told.append(me)
+make = partial(gdl.load, sys.argv[1], rows=5, cols=4)
+solve_strong(make(), workers=2, factory=make, out=sys.argv[2], progress=progress)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (not gone, not a zombie left for its parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in /proc (Linux)")
+def test_the_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
+    """A main process killed outright (kill -9, or the system out of memory) leaves no worker
+    behind: each sees its pipe closed and ends within seconds, though busy expanding connect
+    5x4 (it holds none of the main process's ends of the pipes)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    solve = subprocess.Popen([sys.executable, "-c", _SOLVE_AND_TELL, CONNECT, str(tmp_path / "tb.sqlite")],
+                             stdout=subprocess.PIPE, text=True)
+    assert solve.stdout is not None
+    workers = [int(pid) for pid in solve.stdout.readline().split()]
+    try:
+        assert len(workers) == 2 and all(map(_running, workers))
+        solve.kill()
+        solve.wait()
+        deadline = time.monotonic() + 20
+        while any(map(_running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(_running, workers))
+    finally:  # none left behind if the test fails
+        for pid in filter(_running, workers):
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
