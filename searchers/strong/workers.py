@@ -125,15 +125,8 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
         try:
             if what == "expand":  # chunks of keys: an answer for each, one after the other
                 _, tier, chunks = request
-                held = kept.get(tier, {})
                 for keys in chunks:
-                    answer = expand_states(game, tier, [held.pop(key) for key in keys])
-                    children = answer[7]
-                    for key, child_tier, child in zip(answer[5], answer[6], children):
-                        if child is not None:
-                            kept.setdefault(child_tier, {}).setdefault(key, child)
-                    answer = answer[:7] + ([None if child is None else number for child in children],)
-                    reply(("ok", answer))
+                    reply(("ok", _expand_and_keep(game, number, tier, keys, kept)))
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
@@ -166,6 +159,23 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 reply(("ok", None))
         except Exception as error:  # the game's own errors among them: the main process raises it
             reply(("error", error))
+
+
+def _expand_and_keep(game: Any, number: int, tier: int, keys: list[bytes], kept: dict[int, dict[bytes, Any]]
+                     ) -> ChunkExpansion:
+    """The expansion of the positions ``keys`` of ``tier``, whose states worker ``number`` keeps
+    in ``kept`` (by tier and key): their states let go, their children's kept, and in the
+    answer each child's state replaced by the worker's number (None where the chunk gave the
+    same position before)."""
+    held = kept.get(tier, {})
+    answer = expand_states(game, tier, [held.pop(key) for key in keys])
+    children = answer[7]
+    for key, child_tier, child in zip(answer[5], answer[6], children):
+        if child is not None:
+            kept.setdefault(child_tier, {}).setdefault(key, child)
+    kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, _ = answer
+    return (kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers,
+            [None if child is None else number for child in children])
 
 
 class _TierAtWork:
