@@ -180,12 +180,14 @@ def _expand_and_keep(game: Any, number: int, tier: int, keys: list[bytes], kept:
 
 class _TierAtWork:
     """The tier a worker solves chunks of: its graph, the answers it reaches in higher tiers,
-    and the answers of its nodes solved so far (by this worker, or learnt from the others)."""
+    and, in a tier solved in levels, the answers of its nodes solved so far (by this worker, or
+    learnt from the others; a flat tier's chunks reach none of them)."""
 
     def __init__(self, graph: TierGraph, fixed: list[Answer], settings: tuple[bool, float, int]) -> None:
         """Solve ``graph``, whose external positions' answers are ``fixed``."""
         self.graph = graph
-        self.solution = Solution.empty(len(self.graph.kind))
+        self.levelled = bool(graph.levels)
+        self.solution = Solution.empty(len(graph.kind) if self.levelled else 0)
         self.cutter = ChunkCutter(self.graph, fixed, self.solution)
         self.settings = settings
 
@@ -199,7 +201,8 @@ class _TierAtWork:
     def solve(self, start: int, end: int) -> ChunkSolution:
         """Solve nodes ``start`` to ``end``, whose moves inside the tier reach nodes solved."""
         solved = solve_chunk((*self.cutter.cut(start, end), *self.settings))
-        self.learn([(start, solved[0], solved[1])])
+        if self.levelled:
+            self.learn([(start, solved[0], solved[1])])
         return solved
 
 
