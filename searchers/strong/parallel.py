@@ -21,6 +21,7 @@ import pickle
 import signal
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
 from ..protocol import Game, Value, has_chance
@@ -28,7 +29,7 @@ from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, position_of, repetition_rule, tier_error
 from .keys import stable_key
 from .solution import Solution
-from .tiergraph import Answer, ChunkCutter, ChunkSolution, SolveChunk, TierGraph, solve_chunk
+from .tiergraph import Answers, ChunkCutter, ChunkSolution, SolveChunk, TierGraph, solve_chunk
 
 Factory = Callable[[], Game]
 
@@ -191,11 +192,12 @@ class Runner:
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""
 
-    def next_tier(self, data: bytes) -> None:
-        """The graph of the tier to solve after the one at work (``TierGraph.to_bytes``), handed
-        over ahead of ``start_tier``."""
+    def next_tier(self, graph_file: Path) -> None:
+        """The file holding the graph of the tier to solve after the one at work
+        (``TierGraph.to_bytes``), handed over ahead of ``start_tier``; it is kept until that
+        tier is solved."""
 
-    def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
+    def start_tier(self, graph: TierGraph, fixed: Answers, solved: Solution,
                    settings: tuple[bool, float, int]) -> None:
         """Get ready to solve ``graph``'s nodes in chunks (``solve_ranges``; worker processes
         were handed the graph with ``next_tier``): ``fixed`` holds the answers of its external

@@ -14,6 +14,7 @@ import pickle
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain, compress, repeat
@@ -29,6 +30,16 @@ Item = TypeVar("Item")
 
 Answer = tuple[Value, int]
 """A solved position's value and remoteness."""
+
+Answers = tuple[list[Value], IntArray]
+"""Solved positions' values and remoteness, in order: two sequences, which pickle several times
+quicker than as many pairs."""
+
+
+def answers_of(pairs: Iterable[Answer]) -> Answers:
+    """The answers ``pairs`` as two sequences."""
+    listed = list(pairs)
+    return [value for value, _ in listed], array("q", [remoteness for _, remoteness in listed])
 
 
 @dataclass
@@ -176,7 +187,7 @@ def _heights_by_moves(height: IntArray, parents: list[int], children: list[int],
     return height if placed == len(waiting) else None
 
 
-SolveChunk = tuple[TierGraph, list[Answer], bool, float, int]
+SolveChunk = tuple[TierGraph, Answers, bool, float, int]
 """Positions to solve: their graph, the answers of its external positions in order, whether
 the game has dice, the tolerance of value iteration and the number of positions of the game."""
 
@@ -185,17 +196,17 @@ ChunkSolution = tuple[list[Value], IntArray, IntArray, bool, float, set[str]]
 residual of value iteration and the methods used."""
 
 
-def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tolerance: float, report: Reporter,
+def tier_solution(tier_graph: TierGraph, fixed: Answers, chance: bool, tolerance: float, report: Reporter,
                   positions: int) -> Solution:
     """Solve one tier in memory, the positions of higher tiers fixed at their answers
-    (``fixed[i]``: ``external[i]``'s)."""
-    size, outside = len(tier_graph.kind), len(fixed)
+    (``fixed``'s i-th: ``external[i]``'s)."""
+    size, outside = len(tier_graph.kind), len(fixed[0])
     graph = Graph(has_chance=chance)
     graph.kind = tier_graph.kind + bytes([FIXED]) * outside
     graph.first = tier_graph.first + array("q", [tier_graph.first[-1]]) * outside
     graph.target = array("q", [t if t >= 0 else size - 1 - t for t in tier_graph.target])
     graph.probabilities, graph.utility = tier_graph.probabilities, tier_graph.utility
-    graph.fixed = dict(enumerate(fixed, start=size))
+    graph.fixed = dict(enumerate(zip(*fixed), start=size))
     scores = {score for score in tier_graph.repetition if score is not None}
     if len(scores) > 1:
         graph.repetition = [0 if s is None else s for s in tier_graph.repetition] + [0] * outside
@@ -204,8 +215,7 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
     if not tier_graph.flat:
         return solve_graph(graph, tolerance, report, positions)
     solution = Solution.empty(graph.size)
-    solution.value[size:] = [value for value, _ in fixed]
-    solution.remoteness[size:] = array("q", [remoteness for _, remoteness in fixed])
+    solution.value[size:], solution.remoteness[size:] = fixed
     for node in range(size):
         solve_node(graph, solution, node)
     solution.methods.add("backward induction")
@@ -215,22 +225,22 @@ def tier_solution(tier_graph: TierGraph, fixed: list[Answer], chance: bool, tole
 class ChunkCutter:
     """A flat tier, or a level of a tier (see ``TierGraph.levels``), cut into chunks to solve
     apart (``cut``), each with the answers of the positions it reaches: of higher tiers, from
-    ``fixed`` (``fixed[i]``: ``external[i]``'s); of lower levels, read from ``solved``, the
+    ``fixed`` (its i-th: ``external[i]``'s); of lower levels, read from ``solved``, the
     solution of the nodes before the chunk.
 
     Cutting is done at C speed (slices, ``map``) wherever it can be: Python statements go only
     to the chunk's finished and chance positions."""
 
-    def __init__(self, tier_graph: TierGraph, fixed: list[Answer], solved: Solution) -> None:
+    def __init__(self, tier_graph: TierGraph, fixed: Answers, solved: Solution) -> None:
         """Cut ``tier_graph``."""
         self.graph = tier_graph
         self.solved = solved
         self.terminal = sorted(tier_graph.utility)
         self.chance = sorted(tier_graph.probabilities)
-        # A move's target t is -1 - i for external[i]: in the reversed list, that is index t.
-        self.fixed_reversed = fixed[::-1]
+        # A move's target t is -1 - i for external[i]: in the reversed sequences, that is index t.
+        self.values_reversed, self.remoteness_reversed = fixed[0][::-1], fixed[1][::-1]
 
-    def cut(self, start: int, end: int) -> tuple[TierGraph, list[Answer]]:
+    def cut(self, start: int, end: int) -> tuple[TierGraph, Answers]:
         """Nodes ``start`` to ``end`` as a flat graph of their own, with the answers of the
         positions they reach (their keys are not needed further, and stay behind)."""
         graph = self.graph
@@ -247,9 +257,11 @@ class ChunkCutter:
             repetition=graph.repetition[start:end],
         )
         inside = bisect_right(reached, 0, key=(0).__sub__)  # how many are nodes (0 and up) of lower levels
+        below, outside = reached[:inside], reached[inside:]
         values, remoteness = self.solved.solved, self.solved.remoteness  # the levels below: all solved
-        below = [(values[n], remoteness[n]) for n in reached[:inside]]
-        return part, below + list(map(self.fixed_reversed.__getitem__, reached[inside:]))
+        return part, ([*map(values.__getitem__, below), *map(self.values_reversed.__getitem__, outside)],
+                      array("q", chain(map(remoteness.__getitem__, below),
+                                       map(self.remoteness_reversed.__getitem__, outside))))
 
     @staticmethod
     def _within(nodes: list[int], found: dict[int, Item], start: int, end: int) -> dict[int, Item]:
@@ -278,4 +290,5 @@ def merge_into(solution: Solution, part: ChunkSolution) -> None:
     solution.methods |= methods
 
 
-__all__ = ["Answer", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "in_solving_order", "merge_into", "solve_chunk", "tier_solution"]
+__all__ = ["Answer", "Answers", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "answers_of", "in_solving_order", "merge_into", "solve_chunk",
+           "tier_solution"]

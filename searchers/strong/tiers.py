@@ -12,8 +12,8 @@ the stores), is solved in two passes over its tiers:
   expands the next tier);
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
   its moves reach in higher tiers are taken from the tiers solved just before (up to
-  ``_ANSWERS_KEPT`` answers) or looked up in the tablebase being written, and the tier is
-  solved and written out.  A tier whose every move leaves it is cut into chunks that the
+  ``_ANSWERS_KEPT`` answers) or looked up in the tablebase being written (both while the tier
+  above is solved), and the tier is solved and written out.  A tier whose every move leaves it is cut into chunks that the
   runner solves; so is each level of a tier with moves inside it but no cycle (Kalah's: a
   sowing that passes no store), a level at a time (``TierGraph.levels``); a tier with a cycle
   is solved in this process (``solver.solve_graph``: backward induction, then the cycles).
@@ -38,7 +38,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate, chain
+from itertools import accumulate, chain, compress, repeat
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -54,7 +54,7 @@ from .solver import (
     solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
+from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
 # more to send than to solve: a level of a tier may hold a handful).
@@ -67,6 +67,9 @@ _FRONTIER_KEPT = 1_000_000
 # Answers of the tiers solved last held in memory at most, for the tiers below to read; the
 # tablebase has the others (and these), read more slowly.
 _ANSWERS_KEPT = 500_000
+
+# Keys of positions of higher tiers looked up at a time while the workers solve a tier.
+_LOOK_SLICE = 8_000
 
 
 def has_tiers(game: Game) -> bool:
@@ -147,28 +150,25 @@ class Scratch:
             yield fresh
         yield [(key, state) for key, state in held.items() if key not in seen]
 
-    def _graph_file(self, tier: int) -> Path:
+    def graph_file(self, tier: int) -> Path:
+        """The file that holds ``tier``'s graph between the passes."""
         return Path(f"{self.path}.tier{tier}")
 
     def keep_graph(self, graph: TierGraph) -> None:
         """Store a tier's graph until the backward pass (in a file of its own: quicker than a
         row of the scratch file)."""
         self.graphs.append(graph.tier)  # first: ``close`` deletes a file left half written too
-        self._graph_file(graph.tier).write_bytes(graph.to_bytes())
+        self.graph_file(graph.tier).write_bytes(graph.to_bytes())
 
-    def take_graph(self, tier: int) -> bytes:
-        """A tier's graph as ``TierGraph.to_bytes`` wrote it, read back (and its file
-        deleted)."""
-        path = self._graph_file(tier)
-        data = path.read_bytes()
-        os.remove(path)
+    def drop_graph(self, tier: int) -> None:
+        """Delete a tier's graph, read back by all who need it."""
+        os.remove(self.graph_file(tier))
         self.graphs.remove(tier)
-        return data
 
     def close(self) -> None:
         """Close and delete the scratch files."""
         self.connection.close()
-        for path in (self.path, Path(f"{self.path}-journal"), *map(self._graph_file, self.graphs)):
+        for path in (self.path, Path(f"{self.path}-journal"), *map(self.graph_file, self.graphs)):
             if path.exists():
                 os.remove(path)
 
@@ -287,13 +287,12 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
         scratch.tier(tier_of[key]).setdefault(key, states[key])
 
 
-def solve_tier(tier_graph: TierGraph, answers: Callable[[list[bytes]], list[Answer]], runner: Runner, chance: bool,
-               tolerance: float, report: Reporter, positions: int, solution: Solution) -> Iterator[ChunkSolution]:
-    """The backward pass over one tier, into ``solution`` (empty): a flat tier in chunks by the
-    runner (already at work when this returns), a tier without cycles the same way a level at a
-    time, another here; the solutions of consecutive chunks, in order, each once it is merged
-    into ``solution``."""
-    fixed = answers(tier_graph.external)
+def solve_tier(tier_graph: TierGraph, fixed: Answers, runner: Runner, chance: bool, tolerance: float,
+               report: Reporter, positions: int, solution: Solution) -> Iterator[ChunkSolution]:
+    """The backward pass over one tier, into ``solution`` (empty), the answers of its external
+    positions ``fixed``: a flat tier in chunks by the runner (already at work when this
+    returns), a tier without cycles the same way a level at a time, another here; the solutions
+    of consecutive chunks, in order, each once it is merged into ``solution``."""
     if tier_graph.in_chunks:
         runner.start_tier(tier_graph, fixed, solution, (chance, tolerance, positions))
         bounds = tier_graph.levels or [0, len(tier_graph.kind)]
@@ -333,62 +332,119 @@ def tier_rows(keys: list[bytes], solution: Solution) -> list[tuple[Any, ...]]:
     return rows_of(keys, solution.solved[:size], solution.remoteness[:size], solution.best[:size])
 
 
-def answers_from(known: deque[dict[bytes, Answer]], writer: TablebaseWriter) -> Callable[[list[bytes]], list[Answer]]:
-    """What finds the answers of positions of higher tiers a tier reaches, from their keys: the
-    tiers solved last (``known``, a dict a tier, the last solved last), else the tablebase.
+class _Known:
+    """A tier solved, or being solved, as the tiers below it read it: where each of its
+    positions is in its solution."""
 
-    Most moves reach the tier solved last, whose dict is asked first: a dict of one tier is
-    quicker to ask than one of several (it holds fewer, in less memory)."""
+    def __init__(self, keys: list[bytes], solution: Solution) -> None:
+        """The tier of positions ``keys``, whose answers ``solution`` holds or will."""
+        self.where = dict(zip(keys, range(len(keys))))
+        self.solution = solution
 
-    def answers(keys: list[bytes]) -> list[Answer]:
-        found: list[Answer | None] = list(map(known[-1].get, keys)) if known else [None] * len(keys)
-        # An Answer is a tuple, never None: None marks a key still to find, in an earlier tier.
-        places = [place for place, answer in enumerate(found) if answer is None] if None in found else []
-        for tier_answers in reversed(list(known)[:-1]):
-            if not places:
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def answers(self, places: list[int]) -> Answers:
+        """The answers of the positions at ``places``, solved by now."""
+        values, remoteness = self.solution.solved, self.solution.remoteness
+        return list(map(values.__getitem__, places)), array("q", map(remoteness.__getitem__, places))
+
+
+class _LookAhead:
+    """The answers of positions of higher tiers a tier reaches (``keys``), found while the tier
+    above it is being solved (the last of ``known``), a slice at a time (``step``), and given
+    once it is solved (``answers``).  Found in the tiers solved before it (``known``, the oldest
+    first), else in the tablebase.
+
+    Most moves reach the tier solved last, so a key is looked for there first, once: where it
+    is found, its answer is read from that tier's solution when asked for.  A slice is looked
+    up at C speed (``map``, ``compress``), -1 marking a key not found (an index, but
+    overwritten); slices are small enough for the workers not to run out of work meanwhile."""
+
+    def __init__(self, keys: list[bytes], known: deque[_Known], writer: TablebaseWriter) -> None:
+        """Find the answers of ``keys``."""
+        self.keys, self.writer = keys, writer
+        self.latest: _Known | None = known[-1] if known else None
+        self.older = list(known)[-2::-1]  # the newest first
+        self.done = 0  # keys looked up so far
+        self.places: list[int] = []  # each key's index in the latest tier, or -1
+        self.found: list[int] = []  # the indices in ``keys`` of those found elsewhere, with their answers:
+        self.values: list[Value] = []
+        self.remoteness = array("q")
+
+    def step(self) -> None:
+        """Look up the next slice of keys, if any are left."""
+        start, end = self.done, min(self.done + _LOOK_SLICE, len(self.keys))
+        self.done = end
+        keys = self.keys[start:end]
+        places = list(map(self.latest.where.get, keys, repeat(-1))) if self.latest else [-1] * len(keys)
+        self.places += places
+        missing = list(compress(range(start, end), map((-1).__eq__, places)))
+        missing_keys = list(map(self.keys.__getitem__, missing))
+        for tier in self.older:
+            if not missing:
                 break
-            for place, answer in zip(places, map(tier_answers.get, [keys[place] for place in places])):
-                found[place] = answer
-            places = [place for place in places if found[place] is None]
-        looked_up = writer.lookup([keys[place] for place in places])  # in tiers forgotten
-        for place in places:
-            value, remoteness, _ = looked_up[keys[place]]
-            found[place] = (value, remoteness)
-        return found  # type: ignore[return-value]
+            wheres = list(map(tier.where.get, missing_keys, repeat(-1)))
+            hits = list(map((-1).__ne__, wheres))
+            self._note(list(compress(missing, hits)), list(compress(wheres, hits)), tier.solution)
+            misses = list(map((-1).__eq__, wheres))
+            missing, missing_keys = list(compress(missing, misses)), list(compress(missing_keys, misses))
+        looked_up = self.writer.lookup(missing_keys)  # in tiers forgotten
+        self.found += missing
+        self.values += (looked_up[key][0] for key in missing_keys)
+        self.remoteness.extend(looked_up[key][1] for key in missing_keys)
 
-    return answers
+    def _note(self, found: list[int], wheres: list[int], solution: Solution) -> None:
+        """Note the answers of keys ``found`` at ``wheres`` in the tier solved with ``solution``."""
+        self.found += found
+        self.values += map(solution.solved.__getitem__, wheres)
+        self.remoteness.extend(map(solution.remoteness.__getitem__, wheres))
+
+    def answers(self) -> Answers:
+        """The answers of all the keys, in order, once the latest tier is solved."""
+        while self.done < len(self.keys):
+            self.step()
+        if self.latest is None:  # every key found elsewhere: these are all overwritten
+            values: list[Value] = [0] * len(self.keys)
+            remoteness = array("q", [0]) * len(self.keys)
+        else:
+            values, remoteness = self.latest.answers(self.places)
+        for place, value, steps in zip(self.found, self.values, self.remoteness):
+            values[place], remoteness[place] = value, steps
+        return values, remoteness
 
 
 def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: TablebaseWriter, totals: _Totals,
                     chance: bool, tolerance: float, report: Reporter, positions: int) -> None:
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
     after it, written out, and counted in ``totals``.  The rows of a tier solved here are
-    written, and the next tier's graph is read back and handed to the runner, while the
-    workers solve."""
-    known: deque[dict[bytes, Answer]] = deque()  # the answers of the tiers solved last, the oldest first
+    written, the next tier's graph is read back and handed to the runner, and the answers it
+    reaches in the tiers before are found, while the workers solve."""
+    known: deque[_Known] = deque()  # the tiers solved last, the oldest first
     rows: list[tuple[Any, ...]] = []
     upcoming = _next_graph(scratch, tiers[-1], runner)
+    ahead = _LookAhead(upcoming.external, known, writer)
     for place in reversed(range(len(tiers))):
         tier_graph = upcoming
         report.tier, report.offset = tier_graph.tier, totals.positions
         if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
             for part_file in runner.part_files:
                 writer.attach(part_file)
-        runner.commit()  # the rows of the tiers solved before, read back by ``answers_from``
+        runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
         solution = Solution([], array("q"), array("q"))
-        solving = solve_tier(tier_graph, answers_from(known, writer), runner, chance, tolerance, report, positions,
-                             solution)
+        solving = solve_tier(tier_graph, ahead.answers(), runner, chance, tolerance, report, positions, solution)
         if rows:
             writer.add(rows)  # the tier before's
         _forget_oldest(known, len(tier_graph.kind))
-        tier_answers: dict[bytes, Answer] = {}
-        known.append(tier_answers)
-        for part in solving:
-            start = len(solution.value) - len(part[0])
-            tier_answers.update(zip(tier_graph.keys[start:len(solution.value)], zip(part[0], part[1])))
+        known.append(_Known(tier_graph.keys, solution))
+        for _ in solving:
             report("solving", len(solution.value))
             if place and upcoming is tier_graph:
                 upcoming = _next_graph(scratch, tiers[place - 1], runner)
+                ahead = _LookAhead(upcoming.external, known, writer)
+            elif place:
+                ahead.step()
+        scratch.drop_graph(tier_graph.tier)
         rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
     writer.add(rows)
@@ -396,17 +452,16 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
 
 
 def _next_graph(scratch: Scratch, tier: int, runner: Runner) -> TierGraph:
-    """The graph of ``tier``, the next to solve, read back; the runner is handed it too, ahead
-    of time, if it is to solve it in chunks (worker processes read it while they solve the tier
-    before)."""
-    data = scratch.take_graph(tier)
-    graph = TierGraph.from_bytes(data)
+    """The graph of ``tier``, the next to solve, read back; the runner is handed its file too,
+    ahead of time, if it is to solve it in chunks (worker processes read it while they solve
+    the tier before)."""
+    graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
     if graph.in_chunks:  # a tier with a cycle is solved here
-        runner.next_tier(data)
+        runner.next_tier(scratch.graph_file(tier))
     return graph
 
 
-def _forget_oldest(known: deque[dict[bytes, Answer]], coming: int) -> None:
+def _forget_oldest(known: deque[_Known], coming: int) -> None:
     """Make room in ``known`` for the answers of a tier of ``coming`` positions: forget the
     oldest tiers' past ``_ANSWERS_KEPT`` answers in all, the last tier's never: the tier about
     to be solved reaches it most.  Moves that skip tiers (a capture in Kalah) to tiers

@@ -33,6 +33,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
 from .._common import fewer_collections
@@ -42,7 +43,7 @@ from .graph import IntArray
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
 from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
-from .tiergraph import Answer, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
+from .tiergraph import Answers, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
 
 # Positions a worker may hold beyond its share of a tier before some are moved to another.
 _BALANCE_SLACK = 64
@@ -137,7 +138,7 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             elif what == "forget":
                 kept.pop(request[1], None)
             elif what == "graph":
-                upcoming = TierGraph.from_bytes(request[1])
+                upcoming = TierGraph.from_bytes(Path(request[1]).read_bytes())
             elif what == "tier":
                 _, tier, fixed, settings = request
                 if upcoming.tier != tier:  # a "graph" request failed: its error is on its way
@@ -148,9 +149,9 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 _, start, end, learned = request
                 tier_at_work.learn(learned)
                 solved = tier_at_work.solve(start, end)
-                if rows is not None:
+                reply(("ok", solved))  # first: in a tier solved in levels, the others may wait for it
+                if rows is not None:  # a failure here is an error answer the main process reads next
                     rows.add(rows_of(tier_at_work.graph.keys[start:end], *solved[:3]), commit=False)
-                reply(("ok", solved))
             elif what == "unreadable":
                 raise request[1]
             elif what == "commit":
@@ -183,7 +184,7 @@ class _TierAtWork:
     and, in a tier solved in levels, the answers of its nodes solved so far (by this worker, or
     learnt from the others; a flat tier's chunks reach none of them)."""
 
-    def __init__(self, graph: TierGraph, fixed: list[Answer], settings: tuple[bool, float, int]) -> None:
+    def __init__(self, graph: TierGraph, fixed: Answers, settings: tuple[bool, float, int]) -> None:
         """Solve ``graph``, whose external positions' answers are ``fixed``."""
         self.graph = graph
         self.levelled = bool(graph.levels)
@@ -305,14 +306,15 @@ class WorkerRunner(Runner):
         for connection in self.connections:
             self._received(connection)
 
-    def next_tier(self, data: bytes) -> None:
-        """Send every worker the graph of the tier to solve next: they read it while they solve
-        the tier at work, and cut its chunks themselves (``solve_ranges``)."""
-        message = pickle.dumps(("graph", data), pickle.HIGHEST_PROTOCOL)  # once for all workers
+    def next_tier(self, graph_file: Path) -> None:
+        """Tell every worker the file of the graph of the tier to solve next: they read it
+        while they solve the tier at work (from the file: megabytes through a pipe held up the
+        main process until the workers' reader threads had taken them), and cut its chunks
+        themselves (``solve_ranges``)."""
         for connection in self.connections:
-            self._send(connection, message)
+            self._send(connection, ("graph", str(graph_file)))
 
-    def start_tier(self, graph: TierGraph, fixed: list[Answer], solved: Solution,
+    def start_tier(self, graph: TierGraph, fixed: Answers, solved: Solution,
                    settings: tuple[bool, float, int]) -> None:
         """Send every worker the answers the tier reaches in higher tiers: the workers start on
         the graph sent last with ``next_tier``."""

@@ -19,7 +19,7 @@ from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.parallel import Runner
 from searchers.strong.solution import Solution
 from searchers.strong.solver import Reporter
-from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, in_solving_order, tier_solution
+from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, answers_of, in_solving_order, tier_solution
 import searchers.strong.tiers as tiers_module
 from searchers.strong.tiers import solve_tier
 
@@ -63,11 +63,11 @@ def chunk_node_by_node(graph: TierGraph, answers: dict[bytes, Answer], start: in
 def test_chunks_cut_match_chunks_made_node_by_node(seed: int) -> None:
     graph = flat_tier(seed)
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, i) for i, key in enumerate(graph.external)}
-    cutter = ChunkCutter(graph, [answers[key] for key in graph.external], Solution.empty(len(graph.kind)))
+    cutter = ChunkCutter(graph, answers_of(answers[key] for key in graph.external), Solution.empty(len(graph.kind)))
     for start, end in [(0, 60), (0, 1), (13, 29), (59, 60), (30, 31)]:
         part, fixed = cutter.cut(start, end)
         made = (list(part.kind), list(part.first), list(part.target), part.utility, part.probabilities,
-                part.repetition, fixed)
+                part.repetition, list(zip(*fixed)))
         assert made == chunk_node_by_node(graph, answers, start, end)
 
 
@@ -195,8 +195,9 @@ def test_a_tier_solved_a_level_at_a_time_matches_the_tier_solved_whole(seed: int
     monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
     ordered = in_solving_order(*tier_with_moves_inside(seed, size=200, dice=dice))
     answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
-    whole = tier_solution(ordered, [answers[key] for key in ordered.external], dice, 1e-12, Reporter(None), 10 ** 6)
-    parts = list(solve_tier(ordered, lambda keys: [answers[key] for key in keys], Runner(None), dice, 1e-12,
+    fixed = answers_of(answers[key] for key in ordered.external)
+    whole = tier_solution(ordered, fixed, dice, 1e-12, Reporter(None), 10 ** 6)
+    parts = list(solve_tier(ordered, fixed, Runner(None), dice, 1e-12,
                             Reporter(None), 10 ** 6, Solution([], array("q"), array("q"))))
     assert len(parts) > len(ordered.levels) - 1  # a level in more than one chunk
     size = len(ordered.kind)
