@@ -14,7 +14,6 @@ import pickle
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain, compress, repeat
@@ -34,12 +33,6 @@ Answer = tuple[Value, int]
 Answers = tuple[list[Value], IntArray]
 """Solved positions' values and remoteness, in order: two sequences, which pickle several times
 quicker than as many pairs."""
-
-
-def answers_of(pairs: Iterable[Answer]) -> Answers:
-    """The answers ``pairs`` as two sequences."""
-    listed = list(pairs)
-    return [value for value, _ in listed], array("q", [remoteness for _, remoteness in listed])
 
 
 @dataclass
@@ -290,5 +283,5 @@ def merge_into(solution: Solution, part: ChunkSolution) -> None:
     solution.methods |= methods
 
 
-__all__ = ["Answer", "Answers", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "answers_of", "in_solving_order", "merge_into", "solve_chunk",
-           "tier_solution"]
+__all__ = ["Answer", "Answers", "ChunkCutter", "ChunkSolution", "SolveChunk", "TierGraph", "in_solving_order",
+           "merge_into", "solve_chunk", "tier_solution"]

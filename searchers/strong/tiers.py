@@ -444,7 +444,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
                 ahead = _LookAhead(upcoming.external, known, writer)
             elif place:
                 ahead.step()
-        scratch.drop_graph(tier_graph.tier)
+        scratch.drop_graph(tier_graph.tier)  # every worker has read it: each answered the commit above
         rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
     writer.add(rows)

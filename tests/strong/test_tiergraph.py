@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -19,7 +19,7 @@ from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.parallel import Runner
 from searchers.strong.solution import Solution
 from searchers.strong.solver import Reporter
-from searchers.strong.tiergraph import Answer, ChunkCutter, TierGraph, answers_of, in_solving_order, tier_solution
+from searchers.strong.tiergraph import Answer, Answers, ChunkCutter, TierGraph, in_solving_order, tier_solution
 import searchers.strong.tiers as tiers_module
 from searchers.strong.tiers import solve_tier
 
@@ -44,6 +44,12 @@ def flat_tier(seed: int, size: int = 60, externals: int = 40) -> TierGraph:
             graph.probabilities[node] = [Fraction(1, moves)] * moves
         graph.repetition.append(None if kind == TERMINAL else 0)
     return graph
+
+
+def answers_of(pairs: Iterable[Answer]) -> Answers:
+    """The answers ``pairs`` as the solver passes them: values and remoteness apart."""
+    listed = list(pairs)
+    return [value for value, _ in listed], array("q", [remoteness for _, remoteness in listed])
 
 
 def chunk_node_by_node(graph: TierGraph, answers: dict[bytes, Answer], start: int, end: int) -> tuple[Any, ...]:

@@ -59,6 +59,34 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
 
 
+def test_a_worker_slow_to_read_a_graph_still_finds_its_file(whole_graph: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers read each tier's graph from its scratch file, told to while they solve the tier
+    above.  A tier of one chunk is solved by the first worker alone: the file must stay until
+    the second worker has read it too (it has once it answers the commit at the tier's start).
+    Here the second worker takes a tenth of a second to read a graph; the table is still the
+    whole graph's.  Deleting the file as soon as the workers are told of it fails here."""
+    import time
+    import searchers.strong.workers as workers_module
+
+    answer, read_bytes = workers_module._answer, Path.read_bytes
+    slow: list[int] = []  # in a worker process (forked with these): its number, if it is the second
+
+    def noting(receive: Any, game: Any, number: int, *args: Any) -> None:
+        slow.extend([number] if number == 1 else [])
+        answer(receive, game, number, *args)
+
+    def read_slowly(path: Path) -> bytes:
+        if slow and ".tier" in path.name:
+            time.sleep(0.1)
+        return read_bytes(path)
+
+    monkeypatch.setattr(workers_module, "_answer", noting)
+    monkeypatch.setattr(Path, "read_bytes", read_slowly)
+    solve_to(tmp_path / "workers.sqlite", workers=2)
+    assert table(tmp_path / "workers.sqlite") == table(whole_graph)
+
+
 def test_workers_part_files_are_read_under_a_name_with_uri_characters(whole_graph: Path, tmp_path: Path) -> None:
     """A tablebase named with `#`, `?` and `%` (which a URI would read otherwise) gets the same
     rows from two workers, and opens for reading."""
