@@ -11,16 +11,17 @@ the stores), is solved in two passes over its tiers:
   tier's graph goes to a scratch file of its own (put in solving order while the runner
   expands the next tier);
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
-  its moves reach in higher tiers are taken from the tiers solved just before (up to
-  ``_ANSWERS_KEPT`` answers) or looked up in the tablebase being written (both while the tier
-  above is solved), and the tier is solved and written out.  A tier whose every move leaves it is cut into chunks that the
-  runner solves; so is each level of a tier with moves inside it but no cycle (Kalah's: a
-  sowing that passes no store), a level at a time (``TierGraph.levels``); a tier with a cycle
-  is solved in this process (``solver.solve_graph``: backward induction, then the cycles).
+  its moves reach in higher tiers are read from the solutions of the tiers solved just before
+  (up to ``_ANSWERS_KEPT`` positions; found there while the tier above is solved) or from the
+  tablebase being written, and the tier is solved and written out.  A tier whose every move
+  leaves it is cut into chunks that the runner solves; so is each level of a tier with moves
+  inside it but no cycle (Kalah's: a sowing that passes no store), a level at a time
+  (``TierGraph.levels``); a tier with a cycle is solved in this process
+  (``solver.solve_graph``: backward induction, then the cycles).
 
 With worker processes the main process passes only keys around (to Ray tasks, pickled
 states too): the workers run the rules, encode the keys and solve the chunks; in the backward
-pass they are sent each tier's graph once and cut the chunks themselves.
+pass they read each tier's graph from its file once and cut the chunks themselves.
 
 Rows are written in key order, and a tier with a cycle is numbered in key order before it is
 solved (elsewhere each position's answers follow from its children's alone), so one process,
@@ -354,12 +355,13 @@ class _LookAhead:
     """The answers of positions of higher tiers a tier reaches (``keys``), found while the tier
     above it is being solved (the last of ``known``), a slice at a time (``step``), and given
     once it is solved (``answers``).  Found in the tiers solved before it (``known``, the oldest
-    first), else in the tablebase.
+    first), else in the tablebase: those only once the tier is solved, when the workers have
+    committed their rows (until then a worker may hold its part file locked, writing).
 
     Most moves reach the tier solved last, so a key is looked for there first, once: where it
     is found, its answer is read from that tier's solution when asked for.  A slice is looked
     up at C speed (``map``, ``compress``), -1 marking a key not found (an index, but
-    overwritten); slices are small enough for the workers not to run out of work meanwhile."""
+    overwritten); a slice takes a few milliseconds, less than a chunk of the workers'."""
 
     def __init__(self, keys: list[bytes], known: deque[_Known], writer: TablebaseWriter) -> None:
         """Find the answers of ``keys``."""
@@ -371,6 +373,7 @@ class _LookAhead:
         self.found: list[int] = []  # the indices in ``keys`` of those found elsewhere, with their answers:
         self.values: list[Value] = []
         self.remoteness = array("q")
+        self.forgotten: list[int] = []  # the indices of those to read from the tablebase
 
     def step(self) -> None:
         """Look up the next slice of keys, if any are left."""
@@ -389,10 +392,7 @@ class _LookAhead:
             self._note(list(compress(missing, hits)), list(compress(wheres, hits)), tier.solution)
             misses = list(map((-1).__eq__, wheres))
             missing, missing_keys = list(compress(missing, misses)), list(compress(missing_keys, misses))
-        looked_up = self.writer.lookup(missing_keys)  # in tiers forgotten
-        self.found += missing
-        self.values += (looked_up[key][0] for key in missing_keys)
-        self.remoteness.extend(looked_up[key][1] for key in missing_keys)
+        self.forgotten += missing
 
     def _note(self, found: list[int], wheres: list[int], solution: Solution) -> None:
         """Note the answers of keys ``found`` at ``wheres`` in the tier solved with ``solution``."""
@@ -401,9 +401,16 @@ class _LookAhead:
         self.remoteness.extend(map(solution.remoteness.__getitem__, wheres))
 
     def answers(self) -> Answers:
-        """The answers of all the keys, in order, once the latest tier is solved."""
+        """The answers of all the keys, in order, once the latest tier is solved and the
+        workers' rows committed."""
         while self.done < len(self.keys):
             self.step()
+        keys = list(map(self.keys.__getitem__, self.forgotten))
+        looked_up = self.writer.lookup(keys)  # in tiers forgotten
+        self.found += self.forgotten
+        self.values += (looked_up[key][0] for key in keys)
+        self.remoteness.extend(looked_up[key][1] for key in keys)
+        self.older = []  # forgotten by ``known`` too, soon
         if self.latest is None:  # every key found elsewhere: these are all overwritten
             values: list[Value] = [0] * len(self.keys)
             remoteness = array("q", [0]) * len(self.keys)
@@ -422,8 +429,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     reaches in the tiers before are found, while the workers solve."""
     known: deque[_Known] = deque()  # the tiers solved last, the oldest first
     rows: list[tuple[Any, ...]] = []
-    upcoming = _next_graph(scratch, tiers[-1], runner)
-    ahead = _LookAhead(upcoming.external, known, writer)
+    upcoming, ahead = _read_ahead(scratch, tiers[-1], runner, known, writer)
     for place in reversed(range(len(tiers))):
         tier_graph = upcoming
         report.tier, report.offset = tier_graph.tier, totals.positions
@@ -437,13 +443,16 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
             writer.add(rows)  # the tier before's
         _forget_oldest(known, len(tier_graph.kind))
         known.append(_Known(tier_graph.keys, solution))
+        level_ends = set(tier_graph.levels)  # there the workers wait for the next level's chunks: no work here
         for _ in solving:
             report("solving", len(solution.value))
-            if place and upcoming is tier_graph:
-                upcoming = _next_graph(scratch, tiers[place - 1], runner)
-                ahead = _LookAhead(upcoming.external, known, writer)
-            elif place:
-                ahead.step()
+            if place and len(solution.value) not in level_ends:
+                if upcoming is tier_graph:
+                    upcoming, ahead = _read_ahead(scratch, tiers[place - 1], runner, known, writer)
+                else:
+                    ahead.step()
+        if place and upcoming is tier_graph:  # every chunk ended a level
+            upcoming, ahead = _read_ahead(scratch, tiers[place - 1], runner, known, writer)
         scratch.drop_graph(tier_graph.tier)  # every worker has read it: each answered the commit above
         rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
         totals.add(tier_graph, solution)
@@ -451,14 +460,16 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     runner.commit()
 
 
-def _next_graph(scratch: Scratch, tier: int, runner: Runner) -> TierGraph:
-    """The graph of ``tier``, the next to solve, read back; the runner is handed its file too,
-    ahead of time, if it is to solve it in chunks (worker processes read it while they solve
-    the tier before)."""
+def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known], writer: TablebaseWriter
+                ) -> tuple[TierGraph, _LookAhead]:
+    """The graph of ``tier``, the next to solve, read back, and the search for the answers it
+    reaches begun (``known``: the tiers solved last, the last one being solved).  The runner is
+    handed the graph's file too, ahead of time, if it is to solve it in chunks (worker processes
+    read it while they solve the tier before)."""
     graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
     if graph.in_chunks:  # a tier with a cycle is solved here
         runner.next_tier(scratch.graph_file(tier))
-    return graph
+    return graph, _LookAhead(graph.external, known, writer)
 
 
 def _forget_oldest(known: deque[_Known], coming: int) -> None:

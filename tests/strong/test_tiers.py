@@ -392,35 +392,35 @@ def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: P
 def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A Kalah capture skips tiers: the answers it needs come from memory or, for tiers whose
-    answers were let go, from the tablebase, never for the tier just above the one solved.  The
-    more answers kept, the fewer read back; with all kept, only the start's and its three
-    moves' (the result's own look-up).  The table is the same every time."""
+    answers were let go, from the tablebase, never for the tier just above the one whose answers
+    are sought.  The more answers kept, the fewer read back; with all kept, only the start's and
+    its three moves' (the result's own look-up).  The table is the same every time."""
     import searchers.strong.tiers as tiers_module
     from searchers.strong.keys import stable_key
     from searchers.strong.tablebase import TablebaseWriter
 
     game = gdl.load(ROOT / "games" / "kalah.gdl", pits=3, seeds=2)
     tier_of = {stable_key(state): game.tier(state) for state in reachable(game)}  # a walk of its own
-    solving: list[int] = []  # the tiers solved so far, while the backward pass goes on
+    seeking: list[int] = []  # the tiers whose answers were sought so far, while the backward pass goes on
     read: list[int] = []  # each solve's number of keys read back
-    distances: list[int] = []  # tiers between a key read back in the backward pass and the one solved
-    lookup, solve_tier, solve_backward = TablebaseWriter.lookup, tiers_module.solve_tier, tiers_module._solve_backward
+    distances: list[int] = []  # tiers between a key read back in the backward pass and the one seeking it
+    lookup, read_ahead, solve_backward = TablebaseWriter.lookup, tiers_module._read_ahead, tiers_module._solve_backward
 
     def counting(writer: TablebaseWriter, keys: list[bytes]) -> Any:
         read[-1] += len(keys)
-        distances.extend(tier_of[key] - solving[-1] for key in keys if solving)
+        distances.extend(tier_of[key] - seeking[-1] for key in keys if seeking)
         return lookup(writer, keys)
 
-    def noting(tier_graph: Any, *args: Any) -> Any:
-        solving.append(tier_graph.tier)
-        return solve_tier(tier_graph, *args)
+    def noting(scratch: Any, tier: int, *args: Any) -> Any:
+        seeking.append(tier)
+        return read_ahead(scratch, tier, *args)
 
     def backward(*args: Any) -> None:
         solve_backward(*args)
-        solving.clear()  # the result's own look-up follows
+        seeking.clear()  # the result's own look-up follows
 
     monkeypatch.setattr(TablebaseWriter, "lookup", counting)
-    monkeypatch.setattr(tiers_module, "solve_tier", noting)
+    monkeypatch.setattr(tiers_module, "_read_ahead", noting)
     monkeypatch.setattr(tiers_module, "_solve_backward", backward)
     solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
     for kept in [0, 1000, 10 ** 9]:  # the last tier's only, some tiers' (of 3,426 positions), all
@@ -430,6 +430,36 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
         assert table(tmp_path / f"kept{kept}.sqlite") == table(tmp_path / "whole.sqlite")
     assert distances and min(distances) >= 2
     assert read[0] > read[1] > read[2] == 1 + len(game.actions(game.initial_state())) == 4
+
+
+def test_answers_are_read_back_only_once_the_workers_have_committed(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a tier is solved, a worker keeps its rows uncommitted; once they outgrow its page
+    cache, SQLite writes them to the part file early and locks the file until the commit.  The
+    answers a tier reaches in tiers forgotten are read back only after the workers commit, so
+    they are never asked of a locked file.  Here the part files have a one-page cache, no
+    answers are kept in memory, and the next tier's answers are sought five keys at a time
+    between the chunks: Kalah 3x2 still gets the table of the whole graph (reading during the
+    tier stopped with "database is locked")."""
+    import searchers.strong.tiers as tiers_module
+    import searchers.strong.workers as workers_module
+    from searchers.strong.tablebase import TablebaseWriter
+
+    class SmallCache(TablebaseWriter):
+        """A part file whose page cache holds one page: a tier whose rows outgrow 256 MiB."""
+
+        def __init__(self, path: str | Path) -> None:
+            super().__init__(path)
+            self.connection.execute("PRAGMA cache_size = 1")
+
+    monkeypatch.setattr(workers_module, "TablebaseWriter", SmallCache)
+    monkeypatch.setattr(tiers_module, "_ANSWERS_KEPT", 0)
+    monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
+    monkeypatch.setattr(tiers_module, "_LOOK_SLICE", 5)
+    load = partial(gdl.load, ROOT / "games" / "kalah.gdl", pits=3, seeds=2)
+    solve_strong(load(), out=tmp_path / "workers.sqlite", workers=2, factory=load)
+    solve_strong(load(), out=tmp_path / "whole.sqlite", tiers=False)
+    assert table(tmp_path / "workers.sqlite") == table(tmp_path / "whole.sqlite")
 
 
 def test_the_backward_pass_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
