@@ -126,6 +126,12 @@ class TablebaseWriter:
         """Commit the rows added, for other connections to read."""
         self.connection.commit()
 
+    def hold_until_commit(self) -> None:
+        """Keep the pages of the rows added in memory until the commit, however many, for a
+        file another process reads meanwhile: SQLite would otherwise write them out once they
+        outgrow the page cache, and lock the file against readers until the commit."""
+        self.connection.execute("PRAGMA cache_spill = OFF")
+
     def lookup(self, keys: list[bytes]) -> dict[bytes, tuple[Any, int, int]]:
         """The rows already written for ``keys`` (a solve by tiers reads later tiers back),
         here or in the part files attached."""

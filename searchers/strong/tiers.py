@@ -355,8 +355,8 @@ class _LookAhead:
     """The answers of positions of higher tiers a tier reaches (``keys``), found while the tier
     above it is being solved (the last of ``known``), a slice at a time (``step``), and given
     once it is solved (``answers``).  Found in the tiers solved before it (``known``, the oldest
-    first), else in the tablebase: those only once the tier is solved, when the workers have
-    committed their rows (until then a worker may hold its part file locked, writing).
+    first), else in the tablebase (the workers' part files among it, which they never lock
+    between commits: ``TablebaseWriter.hold_until_commit``).
 
     Most moves reach the tier solved last, so a key is looked for there first, once: where it
     is found, its answer is read from that tier's solution when asked for.  A slice is looked
@@ -373,7 +373,6 @@ class _LookAhead:
         self.found: list[int] = []  # the indices in ``keys`` of those found elsewhere, with their answers:
         self.values: list[Value] = []
         self.remoteness = array("q")
-        self.forgotten: list[int] = []  # the indices of those to read from the tablebase
 
     def step(self) -> None:
         """Look up the next slice of keys, if any are left."""
@@ -392,7 +391,10 @@ class _LookAhead:
             self._note(list(compress(missing, hits)), list(compress(wheres, hits)), tier.solution)
             misses = list(map((-1).__eq__, wheres))
             missing, missing_keys = list(compress(missing, misses)), list(compress(missing_keys, misses))
-        self.forgotten += missing
+        looked_up = self.writer.lookup(missing_keys)  # in tiers forgotten
+        self.found += missing
+        self.values += (looked_up[key][0] for key in missing_keys)
+        self.remoteness.extend(looked_up[key][1] for key in missing_keys)
 
     def _note(self, found: list[int], wheres: list[int], solution: Solution) -> None:
         """Note the answers of keys ``found`` at ``wheres`` in the tier solved with ``solution``."""
@@ -401,15 +403,9 @@ class _LookAhead:
         self.remoteness.extend(map(solution.remoteness.__getitem__, wheres))
 
     def answers(self) -> Answers:
-        """The answers of all the keys, in order, once the latest tier is solved and the
-        workers' rows committed."""
+        """The answers of all the keys, in order, once the latest tier is solved."""
         while self.done < len(self.keys):
             self.step()
-        keys = list(map(self.keys.__getitem__, self.forgotten))
-        looked_up = self.writer.lookup(keys)  # in tiers forgotten
-        self.found += self.forgotten
-        self.values += (looked_up[key][0] for key in keys)
-        self.remoteness.extend(looked_up[key][1] for key in keys)
         self.older = []  # forgotten by ``known`` too, soon
         if self.latest is None:  # every key found elsewhere: these are all overwritten
             values: list[Value] = [0] * len(self.keys)

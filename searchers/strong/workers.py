@@ -68,6 +68,8 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
     for other in inherited:
         other.close()
     rows = None if part is None else TablebaseWriter(part)
+    if rows is not None:
+        rows.hold_until_commit()  # the main process reads the part file while this worker writes
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threads = [threading.Thread(target=_receive_all, args=(connection, inbox), daemon=True),

@@ -432,15 +432,15 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
     assert read[0] > read[1] > read[2] == 1 + len(game.actions(game.initial_state())) == 4
 
 
-def test_answers_are_read_back_only_once_the_workers_have_committed(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """While a tier is solved, a worker keeps its rows uncommitted; once they outgrow its page
-    cache, SQLite writes them to the part file early and locks the file until the commit.  The
-    answers a tier reaches in tiers forgotten are read back only after the workers commit, so
-    they are never asked of a locked file.  Here the part files have a one-page cache, no
-    answers are kept in memory, and the next tier's answers are sought five keys at a time
-    between the chunks: Kalah 3x2 still gets the table of the whole graph (reading during the
-    tier stopped with "database is locked")."""
+def test_part_files_read_while_the_workers_write_are_never_locked(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the workers solve a tier, keeping its rows uncommitted, the main process reads the
+    answers of tiers forgotten from their part files.  Rows that outgrow a worker's page cache
+    would be written out early, the file locked until the commit; a worker holds them in memory
+    instead.  Here the part files have a one-page cache, no answers are kept in memory, and the
+    next tier's answers are sought five keys at a time between the chunks: Kalah 3x2 still gets
+    the table of the whole graph (with the rows written out early, it stopped with "database
+    is locked")."""
     import searchers.strong.tiers as tiers_module
     import searchers.strong.workers as workers_module
     from searchers.strong.tablebase import TablebaseWriter
