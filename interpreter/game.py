@@ -145,6 +145,9 @@ class Game(BaseGame):
         self._evaluation = self._definition("evaluation")
         self._display = self._definition("display")
         self._outcomes = self._definition("outcomes")
+        # Dice that are the same in every state (Pig's die) are checked and merged once.
+        self._outcomes_fixed = self._outcomes is not None and not checked.definitions["outcomes"].reads_state
+        self._fixed_outcomes: tuple[tuple[Any, Number], ...] | None = None
         self._repetition = self._definition("repetition")
         self._tier = self._definition("tier")
         self._position = self._definition("position")
@@ -419,6 +422,8 @@ class Game(BaseGame):
     @typeguard_ignore
     def chance_outcomes(self, state: State) -> tuple[tuple[Any, Number], ...]:
         """The outcomes of a chance node and their probabilities (equal outcomes merged)."""
+        if self._fixed_outcomes is not None:
+            return self._fixed_outcomes
         if self._outcomes is None:
             raise GdlError(f"{self.source.name}: the game has no `outcomes`")
         try:
@@ -436,7 +441,10 @@ class Game(BaseGame):
         if sum(merged.values()) != 1:
             total = to_text(sum(merged.values()))
             raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
-        return tuple(merged.items())
+        outcomes = tuple(merged.items())
+        if self._outcomes_fixed:
+            self._fixed_outcomes = outcomes
+        return outcomes
 
     def _position_fields(self) -> list[int] | None:
         """The places of the fields a `position` written as a tuple of distinct fields keeps

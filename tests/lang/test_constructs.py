@@ -759,6 +759,41 @@ def test_chance_nodes_list_their_outcomes_with_duplicates_merged() -> None:
     assert perft(game, 1) == 2 and perft(game, 2) == 4
 
 
+DICE_THAT_GROW = """game "Growing die"
+players A, B
+state:
+    sides = 2
+    rolled = 0
+to_move = chance if rolled < 2 else A
+moves = ["stop"]
+outcomes = [(face, 1 / sides) for face in range(1, sides + 1)]
+result(m):
+    if rolled < 2:
+        sides += 1
+        rolled += 1
+terminal = rolled == 2
+utility = sides
+"""
+
+
+def test_outcomes_that_read_the_state_are_found_anew_in_every_state() -> None:
+    # Outcomes that never change are checked once and kept; these read `sides`, so the die
+    # of two faces must not be kept for the state after it, which has three.
+    game = gdl.loads(DICE_THAT_GROW)
+    start = game.initial_state()
+    assert game.chance_outcomes(start) == ((1, F(1, 2)), (2, F(1, 2)))
+    after = game.result(start, 1)
+    assert game.chance_outcomes(after) == ((1, F(1, 3)), (2, F(1, 3)), (3, F(1, 3)))
+    assert game.chance_outcomes(start) == ((1, F(1, 2)), (2, F(1, 2)))
+
+
+def test_fixed_outcomes_are_the_same_in_every_state() -> None:
+    game = gdl.loads(CHANCE)
+    start = game.initial_state()
+    assert game.chance_outcomes(start) == ((1, F(3, 4)), (2, F(1, 4)))
+    assert game.chance_outcomes(game.result(start, 2)) == ((1, F(3, 4)), (2, F(1, 4)))
+
+
 def test_expectiminimax_value_of_the_chance_game() -> None:
     from searchers import expectiminimax
 
@@ -776,7 +811,9 @@ def test_expectiminimax_value_of_the_chance_game() -> None:
 )
 def test_probabilities_must_add_up_to_one(outcomes: str, message: str) -> None:
     game = gdl.loads(CHANCE.replace("[(1, 1/2), (2, 1/4), (1, 1/4)]", outcomes))
-    with pytest.raises(gdl.GdlRuntimeError) as caught:
+    with pytest.raises(gdl.GdlRuntimeError):
+        game.chance_outcomes(game.initial_state())
+    with pytest.raises(gdl.GdlRuntimeError) as caught:  # a wrong die is refused every time
         game.chance_outcomes(game.initial_state())
     error = caught.value
     assert (error.message, error.line, error.column) == (message, 9, 1)
