@@ -45,8 +45,13 @@ class TierGraph:
     ``levels`` cuts a tier with moves inside it but no cycle there into levels solved one after
     the other, each like a flat tier: level 0 holds the nodes whose every move leaves the tier,
     level k + 1 those whose moves inside the tier reach level k and below; level k holds nodes
-    ``levels[k]`` to ``levels[k + 1]``.  It is empty for a flat tier and for a tier with a cycle
-    (solved in one piece, ``tier_solution``)."""
+    ``levels[k]`` to ``levels[k + 1]``.  It is empty for a flat tier and for a tier with a cycle.
+
+    ``groups`` cuts a tier with a cycle whose moves inside the tier fall apart into groups of
+    nodes no move joins (Pig's: one for each pair of scores) into those groups, solved apart
+    (each in one piece, ``tier_solution``): group g holds nodes ``groups[g]`` to
+    ``groups[g + 1]``.  It is empty for a tier without a cycle and for one with a single group
+    (solved in one piece)."""
 
     tier: int
     keys: list[bytes] = field(default_factory=list)
@@ -58,6 +63,7 @@ class TierGraph:
     utility: dict[int, Value] = field(default_factory=dict)
     repetition: list[Value | None] = field(default_factory=list)
     levels: list[int] = field(default_factory=list)
+    groups: list[int] = field(default_factory=list)
 
     def to_bytes(self) -> bytes:
         """The graph as bytes for a process of this machine to read back (``from_bytes``): the
@@ -85,23 +91,25 @@ class TierGraph:
 
     @property
     def in_chunks(self) -> bool:
-        """Whether the tier is solved in chunks: it is flat, or cut into levels."""
-        return self.flat or bool(self.levels)
+        """Whether the tier is solved in chunks: it is flat, or cut into levels or groups."""
+        return self.flat or bool(self.levels) or bool(self.groups)
 
 
 def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
     """The tier with its nodes numbered in the order they can be solved in, its moves inside
     the tier pointing to their nodes (``graph.target`` holds for them the child's index in
     ``found``): by level (see ``TierGraph.levels``) where no cycle stays inside the tier, else by
-    key, so that the order the runner expanded the nodes in makes no difference to the solution
-    of a cycle, not even to the last bits of value iteration."""
+    group (``TierGraph.groups``) and by key within a group, so that the order the runner
+    expanded the nodes in makes no difference to the solution of a cycle, not even to the last
+    bits of value iteration."""
     old = graph
     size = len(old.keys)
     node_of_key = dict(zip(old.keys, range(size)))
     old_node_of_found = list(map(node_of_key.__getitem__, found))
     height = _heights(old, old_node_of_found)
+    groups: list[int] = []
     if height is None:
-        order = sorted(range(size), key=old.keys.__getitem__)
+        order, groups = _by_group(old, old_node_of_found)
     else:  # each node's answers follow from its children's alone: no order within a level needed
         order = sorted(range(size), key=height.__getitem__)
     new_node = sorted(range(size), key=order.__getitem__)  # the inverse of ``order``
@@ -121,7 +129,32 @@ def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
         utility={new_node[n]: u for n, u in old.utility.items()},
         repetition=list(map(old.repetition.__getitem__, order)),
         levels=list(accumulate((counts[h] for h in range(len(counts))), initial=0)) if counts else [],
+        groups=groups,
     )
+
+
+def _by_group(graph: TierGraph, node_of_found: list[int]) -> tuple[list[int], list[int]]:
+    """The nodes of a tier with a cycle in solving order, and the bounds of its groups (see
+    ``TierGraph.groups``; none if it has one): each group's nodes in key order, the groups in
+    the order of their least keys, so that the order does not hang on how the tier was found."""
+    size = len(graph.kind)
+    leader = list(range(size))  # a forest in which each group is a tree: its root leads it
+
+    def root(node: int) -> int:
+        while leader[node] != node:
+            leader[node] = node = leader[leader[node]]
+        return node
+
+    first, target = graph.first, graph.target
+    for node in range(size):
+        for move in target[first[node]:first[node + 1]]:
+            if move >= 0:
+                leader[root(node)] = root(node_of_found[move])
+    members: dict[int, list[int]] = {}  # by leader, in the order of the groups' least keys
+    for node in sorted(range(size), key=graph.keys.__getitem__):
+        members.setdefault(root(node), []).append(node)
+    order = list(chain.from_iterable(members.values()))
+    return order, list(accumulate(map(len, members.values()), initial=0)) if len(members) > 1 else []
 
 
 def _heights(graph: TierGraph, node_of_found: list[int]) -> IntArray | None:
@@ -216,8 +249,9 @@ def tier_solution(tier_graph: TierGraph, fixed: Answers, chance: bool, tolerance
 
 
 class ChunkCutter:
-    """A flat tier, or a level of a tier (see ``TierGraph.levels``), cut into chunks to solve
-    apart (``cut``), each with the answers of the positions it reaches: of higher tiers, from
+    """A flat tier, a level of a tier (see ``TierGraph.levels``) or a tier of groups (see
+    ``TierGraph.groups``), cut into chunks to solve apart (``cut``; in a tier of groups, at
+    their bounds), each with the answers of the positions it reaches: of higher tiers, from
     ``fixed`` (its i-th: ``external[i]``'s); of lower levels, read from ``solved``, the
     solution of the nodes before the chunk.
 
@@ -234,13 +268,18 @@ class ChunkCutter:
         self.values_reversed, self.remoteness_reversed = fixed[0][::-1], fixed[1][::-1]
 
     def cut(self, start: int, end: int) -> tuple[TierGraph, Answers]:
-        """Nodes ``start`` to ``end`` as a flat graph of their own, with the answers of the
-        positions they reach (their keys are not needed further, and stay behind)."""
+        """Nodes ``start`` to ``end`` as a graph of their own, with the answers of the positions
+        they reach (their keys are not needed further, and stay behind): flat, or, in a tier
+        cut into groups, of whole groups, their moves inside the tier kept."""
         graph = self.graph
         begin, stop = graph.first[start], graph.first[end]
         moves = graph.target[begin:stop]
         reached = sorted(set(moves), reverse=True)  # nodes of lower levels, then -1 - i, the first external first
+        if graph.groups:  # no move leaves a group for another node of the tier
+            reached = reached[bisect_right(reached, 0, key=(0).__sub__):]
         renumber = dict(zip(reached, range(-1, -1 - len(reached), -1)))
+        if graph.groups:
+            renumber.update(zip(range(start, end), range(end - start)))
         part = TierGraph(
             graph.tier, kind=graph.kind[start:end],
             first=array("q", map((-begin).__add__, graph.first[start:end + 1])),

@@ -16,16 +16,18 @@ the stores), is solved in two passes over its tiers:
   tablebase being written, and the tier is solved and written out.  A tier whose every move
   leaves it is cut into chunks that the runner solves; so is each level of a tier with moves
   inside it but no cycle (Kalah's: a sowing that passes no store), a level at a time
-  (``TierGraph.levels``); a tier with a cycle is solved in this process
+  (``TierGraph.levels``); so is a tier with cycles whose moves inside it fall apart into
+  groups that no move joins (Pig's, one for each pair of scores), in chunks of whole groups
+  (``TierGraph.groups``); a tier of one such group is solved in this process
   (``solver.solve_graph``: backward induction, then the cycles).
 
 With worker processes the main process passes only keys around (to Ray tasks, pickled
 states too): the workers run the rules, encode the keys and solve the chunks; in the backward
 pass they read each tier's graph from its file once and cut the chunks themselves.
 
-Rows are written in key order, and a tier with a cycle is numbered in key order before it is
-solved (elsewhere each position's answers follow from its children's alone), so one process,
-worker processes and Ray write the same tablebase.
+Rows are written in key order, and a tier with a cycle is numbered by group and in key order
+within a group before it is solved (elsewhere each position's answers follow from its children's
+alone), so one process, worker processes and Ray write the same tablebase.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import sqlite3
 import tempfile
 from array import array
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import accumulate, chain, compress, repeat
@@ -292,10 +294,13 @@ def solve_tier(tier_graph: TierGraph, fixed: Answers, runner: Runner, chance: bo
                report: Reporter, positions: int, solution: Solution) -> Iterator[ChunkSolution]:
     """The backward pass over one tier, into ``solution`` (empty), the answers of its external
     positions ``fixed``: a flat tier in chunks by the runner (already at work when this
-    returns), a tier without cycles the same way a level at a time, another here; the solutions
-    of consecutive chunks, in order, each once it is merged into ``solution``."""
+    returns), a tier without cycles the same way a level at a time, a tier of groups in chunks of
+    whole groups, another here; the solutions of consecutive chunks, in order, each once it is
+    merged into ``solution``."""
     if tier_graph.in_chunks:
         runner.start_tier(tier_graph, fixed, solution, (chance, tolerance, positions))
+        if tier_graph.groups:
+            return _merged(runner.solve_ranges(_whole_groups(tier_graph.groups, runner.workers)), solution)
         bounds = tier_graph.levels or [0, len(tier_graph.kind)]
         return chain(_merged(_solve_level(runner, bounds[0], bounds[1]), solution),
                      _solve_levels(runner, bounds[1:], solution))
@@ -303,6 +308,19 @@ def solve_tier(tier_graph: TierGraph, fixed: Answers, runner: Runner, chance: bo
     size = len(tier_graph.kind)
     return _merged(iter([(whole.solved[:size], whole.remoteness[:size], whole.best[:size], whole.exact,
                           whole.residual, whole.methods)]), solution)
+
+
+def _whole_groups(bounds: list[int], workers: int) -> list[Sequence[int]]:
+    """The nodes of a tier of groups (``bounds``: see ``TierGraph.groups``) as ranges of whole
+    groups, each as large as a chunk of a flat tier of that size, or the group that is larger."""
+    size = len(chunked(range(bounds[-1]), workers, largest=_SOLVE_CHUNK, least=_SOLVE_CHUNK_LEAST)[0])
+    ranges: list[Sequence[int]] = []
+    start = 0
+    for end in bounds[1:]:
+        if end - start >= size or end == bounds[-1]:
+            ranges.append(range(start, end))
+            start = end
+    return ranges
 
 
 def _merged(parts: Iterator[ChunkSolution], solution: Solution) -> Iterator[ChunkSolution]:
@@ -463,7 +481,7 @@ def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known
     handed the graph's file too, ahead of time, if it is to solve it in chunks (worker processes
     read it while they solve the tier before)."""
     graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
-    if graph.in_chunks:  # a tier with a cycle is solved here
+    if graph.in_chunks:  # a tier of one group with a cycle is solved here
         runner.next_tier(scratch.graph_file(tier))
     return graph, _LookAhead(graph.external, known, writer)
 

@@ -10,10 +10,11 @@ its share of the tier's positions hands the surplus over to the others, pickled 
 stay with that worker too; balanced once, the workers make about equal shares of the next
 tiers, so little moves after the first tiers.
 
-Each worker also solves chunks of tiers (of flat tiers, and of the levels of tiers without
-cycles) and writes their rows.  It reads each tier's graph from its file once, told to while
-it solves the tier before (``next_tier``), then is sent the answers the tier reaches in higher
-tiers (``start_tier``); after that a chunk to solve is only a range of nodes, which the worker
+Each worker also solves chunks of tiers (of flat tiers, of the levels of tiers without cycles,
+and of whole groups of tiers with cycles) and writes their rows.  It reads each tier's graph
+from its file once, told to while it solves the tier before (``next_tier``), then is sent the
+answers the tier reaches in higher tiers (``start_tier``); after that a chunk to solve is only
+a range of nodes, which the worker
 cuts itself.  In a tier solved in levels, a chunk reaches the levels below, part of which the
 other workers solved: their answers come with the worker's next range.
 

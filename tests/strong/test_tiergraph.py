@@ -93,8 +93,8 @@ def tier_with_moves_inside(seed: int, size: int = 80, externals: int = 30, cycle
     order the nodes were found (``found``, returned with the graph).
 
     Node i moves inside the tier only to nodes made before it (so there is no cycle), unless
-    ``cycle``, where the last node also moves to the first one made; chance nodes only with
-    ``dice``."""
+    ``cycle``, where the last node also moves to the first one made (by a die, with ``dice``);
+    chance nodes only with ``dice``."""
     chooser = random.Random(seed)
     made = [f"pos{chooser.randrange(10 ** 6):06d}-{n}".encode() for n in range(size)]  # key order is not this order
     found = made[:]
@@ -110,9 +110,9 @@ def tier_with_moves_inside(seed: int, size: int = 80, externals: int = 30, cycle
         moves = [] if kind == TERMINAL else [
             place[made[chooser.randrange(n)]] if n and chooser.random() < 0.6 else -1 - chooser.randrange(externals)
             for _ in range(chooser.randint(1, 4))]
-        if cycle and n == size - 1:
-            kind = graph.kind[-1] = MAX
-            moves = [place[made[0]]]
+        if cycle and n == size - 1:  # with dice, a die decides whether the cycle goes on
+            kind = graph.kind[-1] = CHANCE if dice else MAX
+            moves = [place[made[0]], -1] if dice else [place[made[0]]]
         if n == 0 and cycle:
             graph.kind[-1] = MAX
             moves = [place[made[size - 1]]]
@@ -184,12 +184,95 @@ def test_a_tier_without_cycles_is_put_in_levels(make: Callable[[], tuple[TierGra
                                if graph.keys.index(k) in graph.utility}
 
 
-def test_a_tier_with_a_cycle_is_in_key_order_and_has_no_levels() -> None:
-    graph, found = tier_with_moves_inside(4, cycle=True)
+def tier_of_groups(seed: int, parts: int = 4, dice: bool = True) -> tuple[TierGraph, list[bytes]]:
+    """Random tiers with a cycle (``tier_with_moves_inside``) side by side as one tier, as the
+    forward pass leaves it: no move joins two of them, and their keys interleave."""
+    whole = TierGraph(3, external=[f"ext{i}".encode() for i in range(30)])
+    found: list[bytes] = []
+    for part in range(parts):
+        graph, its_found = tier_with_moves_inside(seed * 10 + part, size=40, cycle=True, dice=dice)
+        offset = len(found)
+        found += [key + f"/{part}".encode() for key in its_found]
+        whole.keys += [key + f"/{part}".encode() for key in graph.keys]
+        base = len(whole.kind)
+        whole.kind += graph.kind
+        moves_before = whole.first[-1]
+        whole.first.extend(moves_before + f for f in graph.first[1:])
+        whole.target.extend(t + offset if t >= 0 else t for t in graph.target)
+        whole.utility.update((base + n, u) for n, u in graph.utility.items())
+        whole.probabilities.update((base + n, p) for n, p in graph.probabilities.items())
+        whole.repetition += graph.repetition
+    return whole, found
+
+
+def groups_by_search(graph: TierGraph, found: list[bytes]) -> list[list[bytes]]:
+    """The tier's keys split into groups no move joins, found by a search over the moves inside
+    the tier taken both ways; each group in key order, the groups in the order of their least
+    keys."""
+    near: dict[bytes, set[bytes]] = {key: set() for key in graph.keys}
+    for key, moves in moves_by_key(graph, found).items():
+        for child in moves:
+            if isinstance(child, bytes):
+                near[key].add(child)
+                near[child].add(key)
+    groups, seen = [], set()
+    for key in sorted(graph.keys):
+        if key not in seen:
+            group, todo = {key}, [key]
+            while todo:
+                for other in near[todo.pop()] - group:
+                    group.add(other)
+                    todo.append(other)
+            seen |= group
+            groups.append(sorted(group))
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tier_with_cycles_is_cut_into_groups_each_in_key_order(seed: int) -> None:
+    """A tier with a cycle has no levels; its nodes come group by group (Pig's: one for each
+    pair of scores), each group in key order, the groups in the order of their least keys, as
+    a search for the groups finds them; every node keeps its moves."""
+    graph, found = tier_of_groups(seed)
     ordered = in_solving_order(graph, found)
     assert ordered.levels == []
-    assert ordered.keys == sorted(graph.keys)
+    bounds = ordered.groups
+    assert [ordered.keys[start:end] for start, end in zip(bounds, bounds[1:])] == groups_by_search(graph, found)
+    assert len(bounds) > 5 and bounds[-1] == len(graph.keys)
     assert moves_by_key(ordered) == moves_by_key(graph, found)
+
+
+def test_a_tier_of_one_group_is_in_key_order_and_solved_whole() -> None:
+    """A ring of moves joins every node: one group, so no groups, nodes in key order."""
+    keys = [b"c", b"a", b"d", b"b"]
+    graph = TierGraph(1, keys=keys, kind=bytearray([MAX] * 4), first=array("q", [0, 1, 2, 3, 4]),
+                      target=array("q", [1, 2, 3, 0]), repetition=[0] * 4)
+    ordered = in_solving_order(graph, keys)
+    assert (ordered.levels, ordered.groups, ordered.keys) == ([], [], sorted(keys))
+    assert not ordered.in_chunks
+    assert moves_by_key(ordered) == moves_by_key(graph, keys)
+
+
+@pytest.mark.parametrize("seed, dice, positions", [(0, False, 10 ** 6), (1, True, 100), (2, True, 10 ** 6)])
+def test_a_tier_of_groups_solved_in_chunks_matches_the_tier_solved_whole(seed: int, dice: bool, positions: int,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole groups solved chunk by chunk (small chunks here) give the values, remoteness and
+    best moves of the whole tier solved at once: by retrograde analysis, by exact policy
+    iteration (a game of 100 positions) and to the last bit by value iteration."""
+    monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
+    ordered = in_solving_order(*tier_of_groups(seed, dice=dice))
+    answers: dict[bytes, Answer] = {key: (i % 3 - 1, 2 * i) for i, key in enumerate(ordered.external)}
+    fixed = answers_of(answers[key] for key in ordered.external)
+    whole = tier_solution(ordered, fixed, dice, 1e-12, Reporter(None), positions)
+    parts = list(solve_tier(ordered, fixed, Runner(None), dice, 1e-12,
+                            Reporter(None), positions, Solution([], array("q"), array("q"))))
+    assert len(parts) >= 3
+    size = len(ordered.kind)
+    assert [v for part in parts for v in part[0]] == whole.solved[:size]
+    assert [r for part in parts for r in part[1]] == list(whole.remoteness[:size])
+    assert [b for part in parts for b in part[2]] == list(whole.best[:size])
+    assert all(part[3] for part in parts) == whole.exact
+    assert whole.methods <= set().union(*(part[5] for part in parts))  # retrograde, policy or value iteration
 
 
 @pytest.mark.parametrize("seed, dice", [(seed, dice) for seed in range(4) for dice in (False, True)])

@@ -389,6 +389,34 @@ def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: P
     assert table(tmp_path / "workers.sqlite") == table(tmp_path / "whole.sqlite")
 
 
+def test_pig_tiers_solved_in_groups_by_workers_give_the_same_table(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pig's tiers (points banked) have cycles, through the dice, that fall apart into groups,
+    one for each pair of scores: two workers solve them in chunks of whole groups, by value
+    iteration (to 20 points, 13,376 positions: too many for exact values), and write, to the
+    last bit, the table one process writes."""
+    import searchers.strong.tiers as tiers_module
+
+    groups: dict[int, int] = {}  # by tier
+    solve_tier = tiers_module.solve_tier
+
+    def noting(tier_graph: Any, *args: Any) -> Any:
+        groups[tier_graph.tier] = len(tier_graph.groups) - 1
+        return solve_tier(tier_graph, *args)
+
+    monkeypatch.setattr(tiers_module, "solve_tier", noting)
+    pig = ROOT / "games" / "pig.gdl"
+    game = gdl.load(pig, goal=20)
+    by_workers = solve_strong(game, out=tmp_path / "workers.sqlite", workers=2, factory=partial(gdl.load, pig, goal=20))
+    one = solve_strong(game, out=tmp_path / "one.sqlite")
+    assert by_workers.positions == one.positions == 13_376 and not by_workers.exact
+    assert by_workers.stats.workers == 2
+    # 19 points banked: every pair of scores a group, but for (1, 18) and (18, 1), since a
+    # turn banks 2 points or more.
+    assert groups[19] == 18
+    assert table(tmp_path / "workers.sqlite") == table(tmp_path / "one.sqlite")
+
+
 def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A Kalah capture skips tiers: the answers it needs come from memory or, for tiers whose
