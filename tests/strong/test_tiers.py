@@ -225,8 +225,9 @@ def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_
 
 
 def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
-    """Ray tasks on a local two-CPU runtime write the very same rows, for flat tiers (connect)
-    and for tiers solved a level at a time (Kalah)."""
+    """Ray tasks on a local two-CPU runtime write the very same rows, for flat tiers (connect),
+    for tiers solved a level at a time (Kalah) and for tiers with cycles solved in groups (Pig,
+    exact values by policy iteration)."""
     result = solve_to(tmp_path / "ray.sqlite", ray="auto")
     assert result.stats.workers == 2
     assert table(tmp_path / "ray.sqlite") == table(whole_graph)
@@ -234,6 +235,10 @@ def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_r
     solve_strong(kalah(), out=tmp_path / "kalah-ray.sqlite", ray="auto", factory=kalah)
     solve_strong(kalah(), out=tmp_path / "kalah-whole.sqlite", tiers=False)
     assert table(tmp_path / "kalah-ray.sqlite") == table(tmp_path / "kalah-whole.sqlite")
+    pig = partial(gdl.load, ROOT / "games" / "pig.gdl", goal=8)
+    solve_strong(pig(), out=tmp_path / "pig-ray.sqlite", ray="auto", factory=pig)
+    solve_strong(pig(), out=tmp_path / "pig-whole.sqlite", tiers=False)
+    assert table(tmp_path / "pig-ray.sqlite") == table(tmp_path / "pig-whole.sqlite")
 
 
 FALLING = """\
