@@ -18,7 +18,7 @@ from typing import Any
 from ..protocol import Game, Move, State, Value, require_two_player_zero_sum
 from ..results import SearchError
 from .keys import stable_key
-from .graph import CHANCE, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
+from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
 from .retrograde import solve_cycle
 from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
 from . import stochastic
@@ -145,11 +145,11 @@ def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int
     ``positions`` (by default, the graph's size)."""
     solution = Solution.empty(graph.size)
     solved = backward_induction(graph, solution, graph.predecessors(), lambda n: report("solving", n))
+    if solved > graph.kind.count(TERMINAL) + graph.kind.count(FIXED):  # a move chosen, or dice thrown
+        solution.methods.add("backward induction")
     if solved < graph.size:
         small = (graph.size if positions is None else positions) <= stochastic.EXACT_LIMIT
         solve_cycles(graph, solution, tolerance, report, solved, small)
-    if not solution.methods:
-        solution.methods.add("backward induction")
     return solution
 
 
@@ -167,8 +167,9 @@ def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Rep
 
     for component in strongly_connected(open_nodes, unsolved):
         node = component[0]
-        if len(component) == 1 and node not in graph.successors(node):
+        if len(component) == 1 and node not in graph.successors(node):  # after a cycle, but on none
             solve_node(graph, solution, node)
+            solution.methods.add("backward induction")
         elif any(kind[n] == CHANCE for n in component):
             solve_chance_cycle(graph, solution, component, tolerance, tick, try_exact)
         else:
@@ -233,9 +234,13 @@ def start_result(
 
 
 def method_text(methods: set[str]) -> str:
-    """The methods used, in the order they run."""
+    """The methods used, in the order they run (backward induction where no move was left to
+    solve: every position is a finished game).
+
+    A method is named wherever some position that is not a finished game was solved by it, so
+    that the text does not hang on how the positions were split (into tiers, chunks, workers)."""
     order = ["backward induction", "retrograde analysis", "policy iteration", "value iteration"]
-    return " + ".join(m for m in order if m in methods)
+    return " + ".join(m for m in order if m in methods) or "backward induction"
 
 
 def solve_in_memory(

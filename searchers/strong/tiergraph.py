@@ -244,7 +244,8 @@ def tier_solution(tier_graph: TierGraph, fixed: Answers, chance: bool, tolerance
     solution.value[size:], solution.remoteness[size:] = fixed
     for node in range(size):
         solve_node(graph, solution, node)
-    solution.methods.add("backward induction")
+    if len(tier_graph.utility) < size:  # not only finished games (``solver.method_text``)
+        solution.methods.add("backward induction")
     return solution
 
 

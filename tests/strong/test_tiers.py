@@ -422,6 +422,64 @@ def test_pig_tiers_solved_in_groups_by_workers_give_the_same_table(tmp_path: Pat
     assert table(tmp_path / "workers.sqlite") == table(tmp_path / "one.sqlite")
 
 
+GROUPS = """\
+game "Groups"
+players A, B
+param dice = 0
+state:
+    chosen = false
+    group = 0
+    turns = 0
+    done = false
+    rolling = false
+    mover = A
+to_move = chance if rolling else mover
+# The first move picks a group (or passes, a cycle of its own); in every fifth group a cycle
+# (by a die, with dice), in the others a move to the end only.
+moves = [] if rolling else ([-1] + list(range(30)) if not chosen else ([0, 1] if group % 5 == 0 else [1]))
+outcomes = [(1, 1 / 2), (2, 1 / 2)]
+result(m):
+    if rolling:
+        rolling = false
+        if m == 1:
+            turns = (turns + 1) % 3
+        mover = other(mover)
+    elif not chosen:
+        mover = other(mover)
+        if m >= 0:
+            chosen = true
+            group = m
+    elif m == 0:
+        if dice == 1:
+            rolling = true
+        else:
+            turns = (turns + 1) % 3
+            mover = other(mover)
+    else:
+        done = true
+terminal = done
+utility = ((group + turns) % 3) - 1
+tier = 1 if chosen else 0
+"""
+
+
+@pytest.mark.parametrize("dice", [0, 1])
+def test_groups_with_and_without_cycles_give_one_table_and_one_method(tmp_path: Path, dice: int) -> None:
+    """A tier of groups, some with a cycle (by retrograde analysis, or by policy iteration with
+    dice) and most without: in memory, by tiers in one process and with two workers, the same
+    rows and the same methods named, in the result and in the tablebase."""
+    path = tmp_path / "groups.gdl"
+    path.write_text(GROUPS)
+    game = gdl.load(path, dice=dice)
+    runs = {"whole": {"tiers": False}, "one": {}, "workers": {"workers": 2, "factory": partial(gdl.load, path, dice=dice)}}
+    methods = {name: solve_strong(game, out=tmp_path / f"{name}.sqlite", **options).method
+               for name, options in runs.items()}
+    named = "backward induction + retrograde analysis" + (" + policy iteration" if dice else "")  # passing: a cycle
+    assert set(methods.values()) == {named}
+    assert {TablebaseReader(tmp_path / f"{name}.sqlite").meta["method"] for name in runs} == {named}
+    assert table(tmp_path / "one.sqlite") == table(tmp_path / "whole.sqlite") == table(tmp_path / "workers.sqlite")
+
+
 def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A Kalah capture skips tiers: the answers it needs come from memory or, for tiers whose
