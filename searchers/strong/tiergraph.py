@@ -106,10 +106,11 @@ def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
     size = len(old.keys)
     node_of_key = dict(zip(old.keys, range(size)))
     old_node_of_found = list(map(node_of_key.__getitem__, found))
-    height = _heights(old, old_node_of_found)
+    parents, children = _moves_inside(old, old_node_of_found)
+    height = _heights(size, parents, children)
     groups: list[int] = []
     if height is None:
-        order, groups = _by_group(old, old_node_of_found)
+        order, groups = _by_group(old.keys, parents, children)
     else:  # each node's answers follow from its children's alone: no order within a level needed
         order = sorted(range(size), key=height.__getitem__)
     new_node = sorted(range(size), key=order.__getitem__)  # the inverse of ``order``
@@ -133,44 +134,46 @@ def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
     )
 
 
-def _by_group(graph: TierGraph, node_of_found: list[int]) -> tuple[list[int], list[int]]:
-    """The nodes of a tier with a cycle in solving order, and the bounds of its groups (see
-    ``TierGraph.groups``; none if it has one): each group's nodes in key order, the groups in
-    the order of their least keys, so that the order does not hang on how the tier was found."""
-    size = len(graph.kind)
-    leader = list(range(size))  # a forest in which each group is a tree: its root leads it
+def _by_group(keys: list[bytes], parents: list[int], children: list[int]) -> tuple[list[int], list[int]]:
+    """The nodes of a tier with a cycle (``keys``; its moves inside the tier ``parents`` to
+    ``children``) in solving order, and the bounds of its groups (see ``TierGraph.groups``;
+    none if it has one): each group's nodes in key order, the groups in the order of their least
+    keys, so that the order does not hang on how the tier was found."""
+    leader = list(range(len(keys)))  # a forest in which each group is a tree: its root leads it
 
     def root(node: int) -> int:
         while leader[node] != node:
             leader[node] = node = leader[leader[node]]
         return node
 
-    first, target = graph.first, graph.target
-    for node in range(size):
-        for move in target[first[node]:first[node + 1]]:
-            if move >= 0:
-                leader[root(node)] = root(node_of_found[move])
+    for parent, child in zip(parents, children):
+        leader[root(parent)] = root(child)
     members: dict[int, list[int]] = {}  # by leader, in the order of the groups' least keys
-    for node in sorted(range(size), key=graph.keys.__getitem__):
+    for node in sorted(range(len(keys)), key=keys.__getitem__):
         members.setdefault(root(node), []).append(node)
     order = list(chain.from_iterable(members.values()))
     return order, list(accumulate(map(len, members.values()), initial=0)) if len(members) > 1 else []
 
 
-def _heights(graph: TierGraph, node_of_found: list[int]) -> IntArray | None:
-    """Each node's level: 0 if every move leaves the tier, else one more than the highest level
-    its moves inside the tier reach; None if some of those moves make a cycle.
+def _moves_inside(graph: TierGraph, node_of_found: list[int]) -> tuple[list[int], list[int]]:
+    """Each move inside the tier as its parent node and its child node (``node_of_found``: the
+    node of each place in ``found``), at C speed: the usual tier has few of them."""
+    size = len(graph.kind)
+    first, target = graph.first, graph.target
+    inside = list(map((0).__le__, target))
+    parents = list(compress(chain.from_iterable(map(repeat, range(size), map(sub, first[1:], first))), inside))
+    return parents, list(map(node_of_found.__getitem__, compress(target, inside)))
+
+
+def _heights(size: int, parents: list[int], children: list[int]) -> IntArray | None:
+    """Each of the ``size`` nodes' level: 0 if every move leaves the tier, else one more than
+    the highest level its moves inside the tier (``parents`` to ``children``) reach; None if
+    some of those moves make a cycle.
 
     A round finds a level, at C speed: the nodes whose every move inside the tier reaches a
     node placed before, all moves looked at at once.  A round costs as much as the moves left,
     so once a round would place few of the nodes left (a deep tier: a chain would take a round
     a node), the rest are placed one move at a time (``_heights_by_moves``)."""
-    size = len(graph.kind)
-    first, target = graph.first, graph.target
-    inside = list(map((0).__le__, target))
-    # Each move inside the tier as (parent, child), at C speed: the usual tier has few of them.
-    parents = list(compress(chain.from_iterable(map(repeat, range(size), map(sub, first[1:], first))), inside))
-    children = list(map(node_of_found.__getitem__, compress(target, inside)))
     height = array("q", bytes(8 * size))
     waiting = set(parents)  # the nodes whose level is not known yet
     up = 0
