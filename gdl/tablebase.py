@@ -114,7 +114,12 @@ class Tablebase:
         return found
 
     def value(self, state: Any) -> Any:
-        """The value of ``state`` for the first player under perfect play."""
+        """The value of ``state`` for the first player under perfect play.
+
+        ``state`` is a state of this tablebase's game (``game``): it is looked up by its stable
+        key, so a state of the same file loaded with other parameters that looks the same gets
+        this game's answers (``check_game`` tells such a game apart); so do ``remoteness`` and
+        ``best_move``."""
         return self._row(state)[0]
 
     def remoteness(self, state: Any) -> int | None:

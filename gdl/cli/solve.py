@@ -21,7 +21,9 @@ from gdl.cli.common import (
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
-from searchers.strong import DEFAULT_TOLERANCE, StrongProgress, StrongResult, outcome_counts, solve_strong
+from searchers.strong import (
+    DEFAULT_TOLERANCE, StrongProgress, StrongResult, TablebaseError, outcome_counts, solve_strong,
+)
 from searchers.table import DEFAULT_MEMORY
 
 # The principal variation printed for people stops after this many moves (JSON has it whole).
@@ -311,7 +313,7 @@ def run_strong(args: argparse.Namespace) -> int:
         result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
                               meta=describe_game(game), workers=args.workers, ray=args.ray,
                               factory=partial(build, game.source.text, game.source.name, parse_params(args.param, args.file)))
-    except SearchError as error:
+    except (SearchError, TablebaseError) as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
         left = f"; {args.out} is left incomplete and will be refused" if args.out and os.path.exists(args.out) else ""

@@ -19,7 +19,7 @@ from .solver import (
     DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, outcome_counts, solve_whole,
     value_text,
 )
-from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader
+from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
@@ -50,9 +50,12 @@ def solve_strong(
     the game with ``factory``, a picklable function without arguments; without tiers the whole
     graph is solved in this process's memory.  With ``out`` every position is written to an
     SQLite tablebase there, with ``meta`` (the caller's description of the game) among its
-    metadata.  ``progress`` is called about four times a second with a ``StrongProgress``;
-    Ctrl-C (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
+    metadata; a file at ``out`` that is not a tablebase is refused (TablebaseError) before any
+    work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
+    (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
+    if out is not None:
+        check_replaceable(out)
     with fewer_collections():  # the graph and its keys live to the end: see `fewer_collections`
         if tiers if tiers is not None else has_tiers(game):
             return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,

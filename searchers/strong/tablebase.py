@@ -79,6 +79,27 @@ def rows_of(keys: list[bytes], values: list[Value], remoteness: Sequence[int], b
                       [None if b == NO_MOVE else b for b in best]), key=itemgetter(0))  # keys differ: half the time
 
 
+def check_replaceable(path: str | Path) -> None:
+    """Raise TablebaseError unless a new tablebase may be written at ``path``: where there is
+    nothing yet, an empty file or a tablebase (complete or not, to rebuild), never over another
+    file (a game file given as the tablebase by mistake)."""
+    path = Path(path)
+    if not os.path.lexists(path) or (path.is_file() and path.stat().st_size == 0):
+        return
+    if path.is_file():
+        try:
+            connection = sqlite3.connect(read_only_uri(path), uri=True)
+            try:
+                if connection.execute("SELECT 1 FROM meta WHERE name = 'format'").fetchone() is not None:
+                    return
+            finally:
+                connection.close()
+        except sqlite3.Error:
+            pass
+    raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
+                         "name a new file (or a tablebase to rebuild), or remove that one first")
+
+
 class TablebaseWriter:
     """Writes a tablebase: ``add`` rows, then ``finish`` with the metadata."""
 

@@ -221,3 +221,27 @@ def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.Capt
     status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(tmp_path / "no" / "t.sqlite"))
     assert status == 2 and "error: cannot write the tablebase: unable to open database file" in err
     assert "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """--out naming the game file itself (or any file but a tablebase, or a folder) is refused
+    before the solve, the file left as it was; a tablebase there, even one left incomplete, is
+    rebuilt."""
+    game = tmp_path / "tictactoe.gdl"
+    text = Path(TICTACTOE).read_text(encoding="utf-8")
+    game.write_text(text, encoding="utf-8")
+    for target in (game, tmp_path):
+        status, out, err = run(capsys, "solve", str(game), "--strong", "--out", str(target))
+        assert status == 2 and out == ""
+        assert err == (f"gdl solve: error: {target} is not a tablebase, so a tablebase is not written over it; "
+                       "name a new file (or a tablebase to rebuild), or remove that one first\n")
+    assert game.read_text(encoding="utf-8") == text
+    rebuilt = tmp_path / "ttt.sqlite"
+    rebuilt.touch()  # an empty file: nothing to lose
+    for _ in range(2):
+        assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt))[0] == 0
+    with sqlite3.connect(rebuilt) as connection:
+        connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
+    assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt))[0] == 0
+    assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
