@@ -155,3 +155,41 @@ def test_the_progress_line_shows_the_best_move_escaped(game_file: Path, capsys: 
     assert f"best so far {terminal_safe(MOVES[0])} (Ctrl-C stops)" in err
     # The only controls are the line's own: back to the start of the line, clear to its end.
     assert unsafe(err) == ["\r", "\x1b", "\r", "\x1b"]
+
+
+def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line as wide as the terminal would wrap, and only its last row is drawn over: the
+    line is cut one column short of the width (80 columns here); unknown width, it is whole."""
+    import io
+    import os
+
+    from gdl.cli.common import show_status
+
+    class Terminal(io.StringIO):
+        def fileno(self) -> int:
+            return 2
+
+    long = "  discovering: tier 16, 1,319,949 positions found, 1,056,319 expanded, 54,015/s, 20 s (Ctrl-C stops) "
+    for columns, shown in ((80, long[:79]), (None, long)):
+        def size(fd: int, columns: int | None = columns) -> os.terminal_size:
+            if columns is None:
+                raise OSError("not a terminal")
+            return os.terminal_size((columns, 24))
+
+        monkeypatch.setattr(os, "get_terminal_size", size)
+        monkeypatch.setattr(sys, "stderr", Terminal())
+        show_status(long)
+        assert sys.stderr.getvalue() == "\r" + shown + "\x1b[K"
+
+
+def test_the_strong_progress_line_counts_each_phase_at_its_own_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    """The rate of a phase is its own work over its own time: 50 positions solved in the second
+    after 10 s of finding positions is 50/s, not 50 over 11 s."""
+    from gdl.cli.solve import StrongProgressLine
+    from searchers.strong import StrongProgress
+
+    line = StrongProgressLine()
+    line(StrongProgress(phase="discovering", positions=100, done=100, seconds=10.0))
+    assert "100 positions found, 100 expanded, 10/s, 10 s" in capsys.readouterr().err
+    line(StrongProgress(phase="solving", positions=100, done=50, seconds=11.0, tier=3))
+    assert "solving: tier 3, 50 of 100 positions, 50/s, 11 s" in capsys.readouterr().err

@@ -4,6 +4,7 @@ numbers and moves for people, and the one way text reaches the terminal."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from fractions import Fraction
@@ -63,8 +64,15 @@ def say(text: str = "", *, to: TextIO | None = None, end: str = "\n") -> None:
 
 
 def show_status(text: str) -> None:
-    """Draw `text` as the live status line on standard error, over the previous one."""
-    sys.stderr.write("\r" + terminal_safe(text) + _CLEAR_TO_END_OF_LINE)
+    """Draw `text` as the live status line on standard error, over the previous one, cut to
+    the terminal's width: a line that wrapped would leave its first rows on the screen, since
+    only the last row is drawn over."""
+    line = terminal_safe(text)
+    try:
+        line = line[:os.get_terminal_size(sys.stderr.fileno()).columns - 1]
+    except (OSError, ValueError, AttributeError):  # not a terminal after all, or no file at all
+        pass
+    sys.stderr.write("\r" + line + _CLEAR_TO_END_OF_LINE)
     sys.stderr.flush()
 
 

@@ -288,9 +288,16 @@ class StrongProgressLine:
 
     def __init__(self) -> None:
         self.shown = False
+        self.phase = ""
+        self.phase_began = 0.0  # when the phase at work began, in the solve's seconds
+        self.last = 0.0  # when the line was last drawn
 
     def __call__(self, progress: StrongProgress) -> None:
-        rate = progress.done / progress.seconds if progress.seconds else 0
+        if progress.phase != self.phase:  # it began after the last line of the phase before
+            self.phase, self.phase_began = progress.phase, self.last
+        self.last = progress.seconds
+        spent = progress.seconds - self.phase_began
+        rate = progress.done / spent if spent > 0 else 0  # ``done`` counts this phase's work alone
         tier = "" if progress.tier is None else f" tier {progress.tier},"
         if progress.phase == "discovering":
             detail = f"{progress.positions:,} positions found, {progress.done:,} expanded"
