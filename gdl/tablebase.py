@@ -62,6 +62,14 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
     """Raise GdlTablebaseError unless the tablebase with ``meta`` was built from ``game``'s file
     text and parameters."""
     described = describe_game(game)
+    if meta.get("game_sha256") != described["game_sha256"] and meta.get("title") == described["title"] \
+            and Path(str(meta.get("file"))).name == Path(described["file"]).name:
+        raise GdlTablebaseError(
+            f"the tablebase was built from another text of {Path(described['file']).name} (the file has "
+            "changed since, or is another version of it); solve this file with "
+            "`gdl solve FILE --strong --out DB` to make its own",
+            file=str(path),
+        )
     if meta.get("game_sha256") != described["game_sha256"]:
         raise GdlTablebaseError(
             f"the tablebase was built from another game file ({meta.get('file')}, "

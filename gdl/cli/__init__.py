@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `gdl` command."""
     parser = ArgumentParser(
         prog="gdl",
-        description="Write two-player games in a small language; check, count, solve and play them.",
+        description="Write games in a small language; check, count, solve and play them.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -6,7 +6,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
 
@@ -33,6 +37,32 @@ class UsageError(Exception):
 # The exit status of a command stopped by Ctrl-C, as shells report it (128 + SIGINT), also
 # when it still prints what it found before the interruption.
 INTERRUPTED = 130
+
+# The exit status of a command stopped by SIGTERM (`kill`, `timeout`) that cleaned up first.
+TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be (``terminate_as_interrupt``), so that whatever
+    cleans up after Ctrl-C (worker processes, scratch files) cleans up after it too."""
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM raises Terminated in the main thread (elsewhere a signal handler
+    cannot be set, and SIGTERM ends the process at once, as it does by default)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # ---- the terminal ----------------------------------------------------------------------------

@@ -297,8 +297,10 @@ def run(args: argparse.Namespace) -> int:
             human = matches[0]
     match = Match(game, human, args, sys.stdout)
     if args.tablebase is not None:
-        if args.depth is not None or args.time is not None:
-            raise UsageError("--tablebase plays perfectly at once; it takes no --depth or --time")
+        for option, given in (("--algorithm", args.algorithm), ("--iterations", args.iterations),
+                              ("--depth", args.depth), ("--time", args.time)):
+            if given is not None:
+                raise UsageError(f"--tablebase plays perfectly at once; it takes no {option}")
         match.tablebase = Tablebase(args.tablebase)
         match.tablebase.check_game(game)
     match.echo = not sys.stdin.isatty()

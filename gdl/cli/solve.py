@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -15,9 +16,9 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    INTERRUPTED, Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, clear_status,
-    is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text, parse_params,
-    run_searcher, say, show_status, value_text,
+    INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, choose_searcher,
+    clear_status, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
+    parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -42,7 +43,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "the states where it stopped with the game's `evaluation` (a game without one is searched "
         "by Monte Carlo tree search under --time). With more than two players the value is each "
         "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
-        "search: the best result found so far is printed, and the exit status is 130.",
+        "search: the best result found so far is printed, and the exit status is 130. With --strong, "
+        "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers, and leaves the --out "
+        "tablebase marked incomplete, refused until it is solved again.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
         "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta\n"
         "  gdl solve games/connect.gdl -p rows=4 -p cols=4 --strong --workers 2 --out c44.sqlite\n"
@@ -274,10 +277,11 @@ def check_strong_options(args: argparse.Namespace) -> None:
         return
     for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),
                           ("--algorithm", args.algorithm is not None), ("--iterations", args.iterations is not None),
-                          ("--seed", args.seed is not None)):
+                          ("--seed", args.seed is not None), ("--no-table", args.no_table),
+                          ("--memory", args.memory != DEFAULT_MEMORY)):
         if given:
             raise UsageError(f"--strong solves every position to the end; it takes no {option}")
-    if not args.tolerance > 0:
+    if not 0 < args.tolerance < math.inf:
         raise UsageError("--tolerance must be a positive number")
     if args.workers < 1:
         raise UsageError("--workers must be 1 or more")
@@ -317,20 +321,23 @@ def run_strong(args: argparse.Namespace) -> int:
     game = load_game(args)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
-        result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
-                              meta=describe_game(game), workers=args.workers, ray=args.ray,
-                              factory=partial(build, game.source.text, game.source.name, parse_params(args.param, args.file)))
+        with terminate_as_interrupt():
+            result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
+                                  meta=describe_game(game), workers=args.workers, ray=args.ray,
+                                  factory=partial(build, game.source.text, game.source.name,
+                                                  parse_params(args.param, args.file)))
     except (SearchError, TablebaseError) as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
         left = f"; {args.out} is left incomplete and will be refused" if args.out and os.path.exists(args.out) else ""
         raise UsageError(f"cannot write the tablebase: {error}{left}") from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
         if progress is not None:
             progress.clear()
         left = f"; {args.out} is left incomplete and will be refused until solved again" if args.out else ""
-        say(f"gdl solve: interrupted{left}", to=sys.stderr)
-        return INTERRUPTED
+        terminated = isinstance(stop, Terminated)
+        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}", to=sys.stderr)
+        return TERMINATED if terminated else INTERRUPTED
     if progress is not None:
         progress.clear()
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))

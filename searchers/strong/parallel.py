@@ -142,10 +142,13 @@ def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = Fals
 
 
 def ignore_interrupts() -> None:
-    """Let a worker process ignore Ctrl-C."""
+    """Let a worker process ignore Ctrl-C, and end at once on SIGTERM."""
     # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
-    # solve, and shuts the workers down.
+    # solve, and shuts the workers down.  A forked worker inherits the main process's handlers,
+    # among them one that turns SIGTERM into an interruption to clean up after: the main
+    # process cleans up, and a worker it terminates just ends.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 Item = TypeVar("Item")

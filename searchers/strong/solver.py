@@ -9,6 +9,7 @@ when small enough, exact policy iteration (``stochastic``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -135,7 +136,7 @@ class Reporter:
 def check_game(game: Game, tolerance: float) -> None:
     """Raise SearchError for a game or tolerance the strong solver cannot work with."""
     require_two_player_zero_sum(game, "the strong solver")
-    if not tolerance > 0:
+    if not 0 < tolerance < math.inf:
         raise SearchError(f"tolerance must be a positive number, not {tolerance!r}")
 
 

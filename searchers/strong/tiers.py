@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import sqlite3
 import tempfile
 from array import array
@@ -545,6 +546,7 @@ def solve_by_tiers(
     if out is None:
         temporary = tempfile.mkdtemp(prefix="gdl-strong-")
         out = Path(temporary) / "tablebase.sqlite"
+    _remove_leftovers(Path(out))
     writer = TablebaseWriter(out)
     scratch = Scratch(Path(f"{out}.scratch"))
     runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
@@ -589,6 +591,17 @@ def solve_by_tiers(
             for leftover in Path(temporary).iterdir():
                 os.remove(leftover)
             os.rmdir(temporary)
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
+    beside it: the workers' part files, the scratch file and its tiers' graphs."""
+    leftover = re.compile(re.escape(out.name) + r"\.(part\d+(-journal)?|scratch(-journal|\.tier-?\d+)?)")
+    if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
+        return
+    for name in os.listdir(out.parent):
+        if leftover.fullmatch(name):
+            os.remove(out.parent / name)
 
 
 def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, totals: _Totals,

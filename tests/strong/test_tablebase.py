@@ -142,6 +142,11 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
     base = gdl.Tablebase(tictactoe_db)
     with pytest.raises(gdl.GdlTablebaseError, match="other parameters"):
         base.check_game(gdl.load(TICTACTOE, size=4))
+    edited = tictactoe_db.parent / "edited" / "tictactoe.gdl"  # the same file, a comment added since
+    edited.parent.mkdir(exist_ok=True)
+    edited.write_text(Path(TICTACTOE).read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    status, _, err = run(capsys, "play", str(edited), "--tablebase", str(tictactoe_db))
+    assert status == 1 and "built from another text of tictactoe.gdl (the file has changed since" in err
 
 
 def test_a_tablebase_of_the_first_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
@@ -245,3 +250,29 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
         connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
     assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt))[0] == 0
     assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "t.sqlite"], "--out needs --strong"),
+    (["--workers", "2"], "--workers needs --strong"),
+    (["--strong", "--depth", "3"], "--strong solves every position to the end; it takes no --depth"),
+    (["--strong", "--memory", "512M"], "--strong solves every position to the end; it takes no --memory"),
+    (["--strong", "--no-table"], "--strong solves every position to the end; it takes no --no-table"),
+    (["--strong", "--tolerance", "0"], "--tolerance must be a positive number"),
+    (["--strong", "--tolerance", "inf"], "--tolerance must be a positive number"),
+    (["--strong", "--tolerance", "nan"], "--tolerance must be a positive number"),
+    (["--strong", "--workers", "0"], "--workers must be 1 or more"),
+])
+def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                       message: str) -> None:
+    """An option a strong solve would ignore, or a value it cannot use, is refused with a word
+    why, exit status 2, before any work."""
+    assert run(capsys, "solve", TICTACTOE, *args) == (2, "", f"gdl solve: error: {message}\n")
+
+
+@pytest.mark.parametrize("option, value", [("--algorithm", "minimax"), ("--iterations", "100"), ("--depth", "2"),
+                                           ("--time", "1")])
+def test_play_from_a_tablebase_takes_no_searcher_options(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
+                                                         option: str, value: str) -> None:
+    status, out, err = run(capsys, "play", TICTACTOE, "--tablebase", str(tictactoe_db), option, value)
+    assert (status, out, err) == (2, "", f"gdl play: error: --tablebase plays perfectly at once; it takes no {option}\n")

@@ -347,6 +347,51 @@ def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path)
         gdl.Tablebase(out)
 
 
+def test_sigterm_cleans_up_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM to the solve alone (as `kill PID` and `timeout` send it), with two workers:
+    exit status 143, one line on standard error, no process left, no part or scratch file,
+    and the tablebase refused as incomplete."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "killed.sqlite"
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
+         "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    os.kill(solve.pid, signal.SIGTERM)
+    _, err = solve.communicate(timeout=60)
+    assert solve.returncode == 143
+    assert err == f"gdl solve: terminated; {out} is left incomplete and will be refused until solved again\n"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(solve.pid, 0)  # no worker outlived the solve
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["killed.sqlite"]
+    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
+        gdl.Tablebase(out)
+
+
+def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_graph: Path, tmp_path: Path) -> None:
+    """A solve killed at once (SIGKILL) leaves its part and scratch files: the next solve into
+    the same tablebase deletes them, and nothing else."""
+    out = tmp_path / "again.sqlite"
+    leftovers = ["again.sqlite.part0", "again.sqlite.part3", "again.sqlite.part3-journal", "again.sqlite.scratch",
+                 "again.sqlite.scratch-journal", "again.sqlite.scratch.tier12", "again.sqlite.scratch.tier-1"]
+    kept = ["again.sqlite.partial.txt", "again.sqlite.scratch.tier12.bak", "other.sqlite.part0"]
+    for name in leftovers + kept:
+        (tmp_path / name).write_bytes(b"left behind")
+    solve_to(out, workers=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["again.sqlite"] + kept)
+    assert table(out) == table(whole_graph)
+
+
 @pytest.mark.parametrize("name, params", [
     ("kalah.gdl", {"pits": 3, "seeds": 2}), ("nim.gdl", {}), ("pig.gdl", {"goal": 5}),
 ])
