@@ -18,9 +18,11 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         description="Play the moves from the start of the game a tablebase solves, and print the "
         "position's value, remoteness (plies to the end with perfect play) and best move, and the "
         "value and remoteness of every legal move. The tablebase holds the game, so no game file "
-        "is needed. Moves are written as the game prints them.",
+        "is needed. Moves are written as the game prints them; where dice are thrown, the outcome "
+        "is the move.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl --strong --out ttt.sqlite\n"
-        "  gdl query ttt.sqlite\n  gdl query ttt.sqlite '(1, 1)' '(0, 0)' --json -p size=3",
+        "  gdl query ttt.sqlite\n  gdl query ttt.sqlite '(1, 1)' '(0, 0)' --json -p size=3\n"
+        "  gdl query pig.sqlite roll 4 hold       (Pig: roll, the die shows 4, hold)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     query.add_argument("file", metavar="DB", help="the tablebase (.sqlite)")
