@@ -312,10 +312,12 @@ def test_a_position_that_merges_states_of_different_play_is_an_error(
     assert "and the state:" in err
 
 
-def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path) -> None:
-    """Ctrl-C (SIGINT to the terminal's process group) during a solve with two workers: exit
-    status 130, one line on standard error, no process left, the scratch file gone, and the
-    tablebase refused as incomplete."""
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_a_stopped_solve_stops_its_workers_and_leaves_a_refused_tablebase(tmp_path: Path, how: str) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group), or SIGTERM to the solve alone (as `kill
+    PID` and `timeout` send it), during a solve with two workers: exit status 130 or 143, one
+    line on standard error, no process left, no scratch or part file left, and the tablebase
+    refused as incomplete."""
     import os
     import signal
     import subprocess
@@ -324,56 +326,29 @@ def test_ctrl_c_stops_the_workers_and_leaves_a_refused_tablebase(tmp_path: Path)
 
     from tests.terminal import ctrl_c_as_in_a_terminal
 
+    ctrl_c = how == "ctrl-c"
     out = tmp_path / "stopped.sqlite"
     solve = subprocess.Popen(
         [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
          "--workers", "2", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=ctrl_c_as_in_a_terminal,
+        preexec_fn=ctrl_c_as_in_a_terminal if ctrl_c else None,
     )
     deadline = time.monotonic() + 60
     while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
-    os.killpg(solve.pid, signal.SIGINT)
+    if ctrl_c:
+        os.killpg(solve.pid, signal.SIGINT)
+    else:
+        os.kill(solve.pid, signal.SIGTERM)
     _, err = solve.communicate(timeout=60)
-    assert solve.returncode == 130
-    assert err == f"gdl solve: interrupted; {out} is left incomplete and will be refused until solved again\n"
+    assert solve.returncode == (130 if ctrl_c else 143)
+    stopped = "interrupted" if ctrl_c else "terminated"
+    assert err == f"gdl solve: {stopped}; {out} is left incomplete and will be refused until solved again\n"
     with pytest.raises(ProcessLookupError):
         os.killpg(solve.pid, 0)  # no worker outlived the solve
-    assert out.exists() and not Path(f"{out}.scratch").exists()
-    assert not list(tmp_path.glob("stopped.sqlite.part*"))  # the workers' own row files are gone too
-    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
-        gdl.Tablebase(out)
-
-
-def test_sigterm_cleans_up_as_ctrl_c_does(tmp_path: Path) -> None:
-    """SIGTERM to the solve alone (as `kill PID` and `timeout` send it), with two workers:
-    exit status 143, one line on standard error, no process left, no part or scratch file,
-    and the tablebase refused as incomplete."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    out = tmp_path / "killed.sqlite"
-    solve = subprocess.Popen(
-        [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
-         "--workers", "2", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while not Path(f"{out}.scratch").exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(0.5)
-    os.kill(solve.pid, signal.SIGTERM)
-    _, err = solve.communicate(timeout=60)
-    assert solve.returncode == 143
-    assert err == f"gdl solve: terminated; {out} is left incomplete and will be refused until solved again\n"
-    with pytest.raises(ProcessLookupError):
-        os.killpg(solve.pid, 0)  # no worker outlived the solve
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["killed.sqlite"]
+    assert [path.name for path in tmp_path.iterdir()] == ["stopped.sqlite"]  # no part or scratch file
     with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
         gdl.Tablebase(out)
 
