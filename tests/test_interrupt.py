@@ -65,3 +65,19 @@ def test_the_progress_line_shows_nodes_rate_depth_and_best_move(capsys: pytest.C
     err = capsys.readouterr().err
     assert "\r  searching: 12,000 nodes, 6,000/s, 2 s, depth 5, best so far 3 (Ctrl-C stops)" in err
     assert err.endswith("\r\x1b[K")
+
+
+def test_sigterm_is_an_interruption_only_within_terminate_as_interrupt() -> None:
+    """Within it SIGTERM raises Terminated (a KeyboardInterrupt, so that what cleans up after
+    Ctrl-C cleans up after it); outside, SIGTERM's handler is the one before."""
+    import os
+
+    from gdl.cli.common import Terminated, terminate_as_interrupt
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Terminated):
+        with terminate_as_interrupt():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises at once, long before this ends
+    assert issubclass(Terminated, KeyboardInterrupt)
+    assert signal.getsignal(signal.SIGTERM) == before

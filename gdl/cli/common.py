@@ -61,8 +61,8 @@ def terminate_as_interrupt() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    finally:  # None: a handler set outside Python, which cannot be set back from here
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 # ---- the terminal ----------------------------------------------------------------------------
