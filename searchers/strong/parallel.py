@@ -21,6 +21,7 @@ import pickle
 import signal
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
@@ -141,14 +142,36 @@ def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = Fals
     return kinds, counts, utilities, probabilities, repetitions, keys, tiers, children
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while worker processes are started (on systems that can):
+    a Python handler that ran inside fork's own bookkeeping would have its exception printed
+    and dropped, so the signal would be lost.  Held back, it reaches the main process once the
+    workers are started, and each worker once it has its own handlers (``ignore_interrupts``)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def ignore_interrupts() -> None:
     """Let a worker process ignore Ctrl-C, and end at once on SIGTERM."""
     # Ctrl-C reaches every process of the terminal's group: the main process alone stops the
     # solve, and shuts the workers down.  A forked worker inherits the main process's handlers,
     # among them one that turns SIGTERM into an interruption to clean up after: the main
-    # process cleans up, and a worker it terminates just ends.
+    # process cleans up, and a worker it terminates just ends.  Both signals were held back
+    # while the worker started (``stops_held``): they may come now.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
 
 
 Item = TypeVar("Item")

@@ -41,7 +41,9 @@ from .._common import fewer_collections
 from ..protocol import Value
 from ..results import SearchError
 from .graph import IntArray
-from .parallel import ChunkExpansion, Factory, Runner, Seeds, ignore_interrupts, chunked, expand_states
+from .parallel import (
+    ChunkExpansion, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
+)
 from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answers, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
@@ -238,15 +240,16 @@ class WorkerRunner(Runner):
         factory_bytes = pickle.dumps(factory)
         self.connections: list[Connection] = []
         self.processes = []
-        for number in range(workers):
-            mine, theirs = multiprocessing.Pipe()
-            part = self.part_files[number] if self.part_files else None
-            process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part,
-                                                                   [*self.connections, mine]), daemon=True)
-            process.start()
-            theirs.close()
-            self.connections.append(mine)
-            self.processes.append(process)
+        with stops_held():
+            for number in range(workers):
+                mine, theirs = multiprocessing.Pipe()
+                part = self.part_files[number] if self.part_files else None
+                process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part,
+                                                                       [*self.connections, mine]), daemon=True)
+                process.start()
+                theirs.close()
+                self.connections.append(mine)
+                self.processes.append(process)
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """Hand the state to the first worker."""

@@ -353,6 +353,57 @@ def test_a_stopped_solve_stops_its_workers_and_leaves_a_refused_tablebase(tmp_pa
         gdl.Tablebase(out)
 
 
+def test_sigterm_as_the_workers_start_is_not_lost(tmp_path: Path) -> None:
+    """SIGTERM to the process group as soon as the first worker process exists (a Python handler
+    run inside fork's own bookkeeping had its exception dropped, and the solve went on to the
+    end): the solve stops all the same, exit status 143, no process left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    for attempt in range(3):
+        out = tmp_path / f"early{attempt}.sqlite"
+        solve = subprocess.Popen(
+            [sys.executable, "-m", "gdl", "solve", CONNECT, "-p", "rows=4", "-p", "cols=4", "--strong",
+             "--workers", "2", "--out", str(out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        children = Path(f"/proc/{solve.pid}/task/{solve.pid}/children")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (children.exists() and children.read_text().split()):
+            pass
+        os.killpg(solve.pid, signal.SIGTERM)
+        _, err = solve.communicate(timeout=60)
+        assert solve.returncode == 143, err
+        with pytest.raises(ProcessLookupError):
+            os.killpg(solve.pid, 0)
+
+
+def test_worker_processes_start_with_the_stop_signals_unblocked_and_leave_the_main_process_so() -> None:
+    """The stop signals are held back only while the workers start: neither the main process
+    nor a worker keeps SIGINT or SIGTERM blocked (read from /proc: SigBlk)."""
+    import signal
+
+    from searchers.strong.workers import WorkerRunner
+
+    def blocked(pid: int | str) -> set[int]:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigBlk:"):
+                mask = int(line.split()[1], 16)
+                return {number for number in (signal.SIGINT, signal.SIGTERM) if mask >> (number - 1) & 1}
+        raise AssertionError("no SigBlk line")
+
+    runner = WorkerRunner(partial(gdl.load, CONNECT, **TINY_CONNECT), 2)
+    try:
+        runner.commit()  # each worker has answered: it is at work, past its start
+        assert blocked("self") == set()
+        assert [blocked(process.pid) for process in runner.processes] == [set(), set()]
+    finally:
+        runner.close()
+
+
 def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_graph: Path, tmp_path: Path) -> None:
     """A solve killed at once (SIGKILL) leaves its part and scratch files: the next solve into
     the same tablebase deletes them, and nothing else."""
