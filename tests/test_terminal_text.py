@@ -159,7 +159,9 @@ def test_the_progress_line_shows_the_best_move_escaped(game_file: Path, capsys: 
 
 def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line as wide as the terminal would wrap, and only its last row is drawn over: the
-    line is cut one column short of the width (80 columns here); unknown width, it is whole."""
+    line is cut one column short of the width (80 columns here; 40, where a wide character
+    takes two: 25 narrow and 7 wide fill 39), a newline shown as `\\n`; unknown width (or 0),
+    it is whole."""
     import io
     import os
 
@@ -170,7 +172,9 @@ def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch: pytest.Monk
             return 2
 
     long = "  discovering: tier 16, 1,319,949 positions found, 1,056,319 expanded, 54,015/s, 20 s (Ctrl-C stops) "
-    for columns, shown in ((80, long[:79]), (None, long)):
+    wide = "  searching: best so far " + "\u738b" * 40  # a move named in wide characters: two columns each
+    for text, columns, shown in ((long, 80, long[:79]), (long, None, long), (long, 0, long),
+                                 (wide, 40, wide[:25 + 7]), ("a\nb", 80, "a\\nb")):
         def size(fd: int, columns: int | None = columns) -> os.terminal_size:
             if columns is None:
                 raise OSError("not a terminal")
@@ -178,7 +182,7 @@ def test_the_progress_line_is_cut_to_the_terminal_width(monkeypatch: pytest.Monk
 
         monkeypatch.setattr(os, "get_terminal_size", size)
         monkeypatch.setattr(sys, "stderr", Terminal())
-        show_status(long)
+        show_status(text)
         assert sys.stderr.getvalue() == "\r" + shown + "\x1b[K"
 
 

@@ -9,6 +9,7 @@ import re
 import signal
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -97,13 +98,26 @@ def show_status(text: str) -> None:
     """Draw `text` as the live status line on standard error, over the previous one, cut to
     the terminal's width: a line that wrapped would leave its first rows on the screen, since
     only the last row is drawn over."""
-    line = terminal_safe(text)
+    line = terminal_safe(text).replace("\n", "\\n").replace("\t", " ")  # one line, whatever a move's name holds
     try:
-        line = line[:os.get_terminal_size(sys.stderr.fileno()).columns - 1]
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
     except (OSError, ValueError, AttributeError):  # not a terminal after all, or no file at all
-        pass
+        columns = 0
+    if columns > 1:  # 0: the width is unknown
+        line = _within_columns(line, columns - 1)
     sys.stderr.write("\r" + line + _CLEAR_TO_END_OF_LINE)
     sys.stderr.flush()
+
+
+def _within_columns(text: str, columns: int) -> str:
+    """The start of `text` that a terminal shows in `columns` columns (a wide character, as in
+    Chinese or Japanese, takes two)."""
+    used = 0
+    for place, character in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(character) in "WF" else 1
+        if used > columns:
+            return text[:place]
+    return text
 
 
 def clear_status() -> None:

@@ -106,7 +106,7 @@ class TablebaseWriter:
     def __init__(self, path: str | Path) -> None:
         """Start a new tablebase at ``path``, replacing any file there."""
         self.path = Path(path)
-        for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal")):
+        for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
             if stale.exists():
                 os.remove(stale)
         # Opened by URI, so that part files can be attached read-only by theirs.
