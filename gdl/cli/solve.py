@@ -23,7 +23,8 @@ from gdl.cli.common import (
 from gdl.tablebase import describe_game
 from searchers import SearchError
 from searchers.strong import (
-    DEFAULT_TOLERANCE, StrongProgress, StrongResult, TablebaseError, outcome_counts, solve_strong,
+    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader,
+    outcome_counts, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY
 
@@ -334,7 +335,7 @@ def run_strong(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
         if progress is not None:
             progress.clear()
-        left = f"; {args.out} is left incomplete and will be refused until solved again" if args.out else ""
+        left = "" if args.out is None else _left_behind(args.out)
         terminated = isinstance(stop, Terminated)
         say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}", to=sys.stderr)
         return TERMINATED if terminated else INTERRUPTED
@@ -342,6 +343,19 @@ def run_strong(args: argparse.Namespace) -> int:
         progress.clear()
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
     return 0
+
+
+def _left_behind(out: str) -> str:
+    """What a stopped solve left at ``out``, for its last words: a solve in memory writes the
+    tablebase only at its end, so before that nothing is there, or the tablebase of an earlier
+    solve, whole."""
+    try:
+        TablebaseReader(out).close()
+    except IncompleteTablebase:
+        return f"; {out} is left incomplete and will be refused until solved again"
+    except TablebaseError:  # no file at all (or one that never became a tablebase)
+        return f"; nothing was written to {out}"
+    return f"; {out} is as it was before"
 
 
 def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:

@@ -276,3 +276,24 @@ def test_play_from_a_tablebase_takes_no_searcher_options(capsys: pytest.CaptureF
                                                          option: str, value: str) -> None:
     status, out, err = run(capsys, "play", TICTACTOE, "--tablebase", str(tictactoe_db), option, value)
     assert (status, out, err) == (2, "", f"gdl play: error: --tablebase plays perfectly at once; it takes no {option}\n")
+
+
+def test_a_stopped_solve_says_what_it_left_at_out(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C before a solve in memory writes anything: nothing written, or the tablebase of an
+    earlier solve as it was (a solve by tiers leaves its own incomplete, above)."""
+    import gdl.cli.solve as solve_command
+
+    def stopped(*args: object, **options: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "t.sqlite"
+    monkeypatch.setattr(solve_command, "solve_strong", stopped)
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out)) == (
+        130, "", f"gdl solve: interrupted; nothing was written to {out}\n")
+    monkeypatch.undo()
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))[0] == 0
+    monkeypatch.setattr(solve_command, "solve_strong", stopped)
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out)) == (
+        130, "", f"gdl solve: interrupted; {out} is as it was before\n")
+    assert gdl.Tablebase(out).meta["positions"] == 5478
