@@ -62,18 +62,13 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
     """Raise GdlTablebaseError unless the tablebase with ``meta`` was built from ``game``'s file
     text and parameters."""
     described = describe_game(game)
-    if meta.get("game_sha256") != described["game_sha256"] and meta.get("title") == described["title"] \
-            and Path(str(meta.get("file"))).name == Path(described["file"]).name:
-        raise GdlTablebaseError(
-            f"the tablebase was built from another text of {Path(described['file']).name} (the file has "
-            "changed since, or is another version of it); solve this file with "
-            "`gdl solve FILE --strong --out DB` to make its own",
-            file=str(path),
-        )
     if meta.get("game_sha256") != described["game_sha256"]:
+        name = Path(described["file"]).name
+        edited = meta.get("title") == described["title"] and Path(str(meta.get("file"))).name == name
+        source = (f"another text of {name} (the file has changed since, or is another version of it)" if edited
+                  else f"another game file ({meta.get('file')}, \"{meta.get('title')}\"), not from this one")
         raise GdlTablebaseError(
-            f"the tablebase was built from another game file ({meta.get('file')}, "
-            f"\"{meta.get('title')}\"), not from this one; solve this file with "
+            f"the tablebase was built from {source}; solve this file with "
             "`gdl solve FILE --strong --out DB` to make its own",
             file=str(path),
         )

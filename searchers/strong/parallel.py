@@ -180,11 +180,16 @@ Seeds = list[tuple[bytes, Any]]
 """Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
 
 
+def chunk_size(count: int, workers: int, largest: int = _CHUNK, least: int = 1) -> int:
+    """How many of ``count`` items a chunk holds: at most ``largest``, few enough to make
+    ``_CHUNKS_PER_WORKER`` chunks a worker unless that leaves fewer than ``least`` a chunk."""
+    return max(least, 1, min(largest, -(-count // (workers * _CHUNKS_PER_WORKER))))
+
+
 def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK, least: int = 1) -> list[Sequence[Item]]:
-    """``items`` cut into consecutive chunks of at most ``largest`` items, small enough to make
-    ``_CHUNKS_PER_WORKER`` a worker unless that leaves fewer than ``least`` items a chunk (only
-    the last chunk may hold fewer)."""
-    size = max(least, 1, min(largest, -(-len(items) // (workers * _CHUNKS_PER_WORKER))))
+    """``items`` cut into consecutive chunks of ``chunk_size`` items (only the last chunk may
+    hold fewer)."""
+    size = chunk_size(len(items), workers, largest, least)
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 

@@ -278,12 +278,13 @@ class ChunkCutter:
         graph = self.graph
         begin, stop = graph.first[start], graph.first[end]
         moves = graph.target[begin:stop]
-        reached = sorted(set(moves), reverse=True)  # nodes of lower levels, then -1 - i, the first external first
-        if graph.groups:  # no move leaves a group for another node of the tier
-            reached = reached[bisect_right(reached, 0, key=(0).__sub__):]
-        renumber = dict(zip(reached, range(-1, -1 - len(reached), -1)))
-        if graph.groups:
-            renumber.update(zip(range(start, end), range(end - start)))
+        reached = sorted(set(moves), reverse=True)  # nodes of the tier, then -1 - i, the first external first
+        inside = bisect_right(reached, 0, key=(0).__sub__)  # how many are nodes (0 and up) of the tier
+        renumber: dict[int, int] = {}
+        if graph.groups:  # those are the chunk's own (no move leaves a group): kept as its moves
+            reached, inside = reached[inside:], 0
+            renumber = dict(zip(range(start, end), range(end - start)))
+        renumber.update(zip(reached, range(-1, -1 - len(reached), -1)))
         part = TierGraph(
             graph.tier, kind=graph.kind[start:end],
             first=array("q", map((-begin).__add__, graph.first[start:end + 1])),
@@ -292,8 +293,7 @@ class ChunkCutter:
             utility=self._within(self.terminal, graph.utility, start, end),
             repetition=graph.repetition[start:end],
         )
-        inside = bisect_right(reached, 0, key=(0).__sub__)  # how many are nodes (0 and up) of lower levels
-        below, outside = reached[:inside], reached[inside:]
+        below, outside = reached[:inside], reached[inside:]  # nodes of lower levels, positions of higher tiers
         values, remoteness = self.solved.solved, self.solved.remoteness  # the levels below: all solved
         return part, ([*map(values.__getitem__, below), *map(self.values_reversed.__getitem__, outside)],
                       array("q", chain(map(remoteness.__getitem__, below),

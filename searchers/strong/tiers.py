@@ -51,7 +51,7 @@ from ..protocol import Game, Value, has_chance
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, position_of
 from .keys import stable_key
-from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunked, make_runner
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
@@ -314,7 +314,7 @@ def solve_tier(tier_graph: TierGraph, fixed: Answers, runner: Runner, chance: bo
 def _whole_groups(bounds: list[int], workers: int) -> list[Sequence[int]]:
     """The nodes of a tier of groups (``bounds``: see ``TierGraph.groups``) as ranges of whole
     groups, each as large as a chunk of a flat tier of that size, or the group that is larger."""
-    size = len(chunked(range(bounds[-1]), workers, largest=_SOLVE_CHUNK, least=_SOLVE_CHUNK_LEAST)[0])
+    size = chunk_size(bounds[-1], workers, largest=_SOLVE_CHUNK, least=_SOLVE_CHUNK_LEAST)
     ranges: list[Sequence[int]] = []
     start = 0
     for end in bounds[1:]:
@@ -482,7 +482,7 @@ def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known
     handed the graph's file too, ahead of time, if it is to solve it in chunks (worker processes
     read it while they solve the tier before)."""
     graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
-    if graph.in_chunks:  # a tier of one group with a cycle is solved here
+    if graph.in_chunks:  # else solved here: a tier of one group with a cycle
         runner.next_tier(scratch.graph_file(tier))
     return graph, _LookAhead(graph.external, known, writer)
 
@@ -596,9 +596,9 @@ def solve_by_tiers(
 def _remove_leftovers(out: Path) -> None:
     """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
     beside it: the workers' part files, the scratch file and its tiers' graphs."""
-    leftover = re.compile(re.escape(out.name) + r"\.(part\d+(-journal)?|scratch(-journal|\.tier-?\d+)?)")
     if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
         return
+    leftover = re.compile(re.escape(out.name) + r"\.(part\d+(-journal)?|scratch(-journal|\.tier-?\d+)?)")
     for name in os.listdir(out.parent):
         if leftover.fullmatch(name):
             os.remove(out.parent / name)

@@ -14,9 +14,9 @@ Each worker also solves chunks of tiers (of flat tiers, of the levels of tiers w
 and of whole groups of tiers with cycles) and writes their rows.  It reads each tier's graph
 from its file once, told to while it solves the tier before (``next_tier``), then is sent the
 answers the tier reaches in higher tiers (``start_tier``); after that a chunk to solve is only
-a range of nodes, which the worker
-cuts itself.  In a tier solved in levels, a chunk reaches the levels below, part of which the
-other workers solved: their answers come with the worker's next range.
+a range of nodes, which the worker cuts itself.  In a tier solved in levels, a chunk reaches the
+levels below, part of which the other workers solved: their answers come with the worker's next
+range.
 
 A worker answers its requests in turn (a request to expand chunks has an answer for each
 chunk).  It reads requests and sends answers through threads of its own, so neither side is
