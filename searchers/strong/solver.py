@@ -27,6 +27,8 @@ from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
+OUTCOMES_KEPT = 1000
+"""The most different values whose counts a tablebase's metadata keeps (``solved_meta``)."""
 """Value iteration stops when no value changes by this much in a sweep."""
 
 
@@ -290,7 +292,11 @@ def outcome_counts(result: StrongResult) -> dict[str, int]:
 
 
 def solved_meta(result: StrongResult) -> dict[str, Any]:
-    """What a tablebase records about how it was solved."""
+    """What a tablebase records about how it was solved: the counts by value among it where
+    there are at most ``OUTCOMES_KEPT`` different values (a game of dice solved by value
+    iteration has nearly as many as positions, which every reader of the tablebase would
+    load), and how many there are in any case."""
+    counts = outcome_counts(result)
     return {
         "value": value_text(result.value),
         "exact": result.exact,
@@ -298,7 +304,8 @@ def solved_meta(result: StrongResult) -> dict[str, Any]:
         "tolerance": result.tolerance,
         "residual": result.residual,
         "terminal": result.terminal,
-        "outcomes": outcome_counts(result),
+        **({"outcomes": counts} if len(counts) <= OUTCOMES_KEPT else {}),
+        "distinct_values": len(counts),
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
         "seconds": round(result.stats.seconds, 3),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,25 @@ def test_the_tablebase_records_the_game_and_how_it_was_solved(tictactoe_db: Path
     assert (meta["positions"], meta["terminal"], meta["exact"]) == (5478, 958, True)
     assert meta["method"] == "backward induction" and meta["complete"] is True
     assert meta["title"] == "Tic-tac-toe" and meta["gdl_version"]
+    solve = brute_remoteness(TicTacToe())
+    by_value = Counter(str(solve(state)[0]) for state in reachable(TicTacToe()))
+    assert meta["outcomes"] == dict(by_value) and meta["distinct_values"] == 3
+
+
+def test_a_tablebase_of_many_values_leaves_their_counts_out(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pig to 5's 176 positions have 38 different values (Pig to 100's 1,922,976 have 932,178):
+    past ``OUTCOMES_KEPT`` of them the metadata says how many there are, and leaves their
+    counts to --json, which lists them all."""
+    monkeypatch.setattr(strong_solver, "OUTCOMES_KEPT", 37)
+    out = tmp_path / "pig.sqlite"
+    status, printed, _ = run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong",
+                             "--out", str(out), "--json")
+    assert status == 0
+    answer = json.loads(printed)
+    assert len(answer["outcomes"]) == 38 and sum(answer["outcomes"].values()) == answer["positions"] == 176
+    meta = gdl.Tablebase(out).meta
+    assert "outcomes" not in meta and meta["distinct_values"] == 38 and meta["positions"] == 176
 
 
 def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
