@@ -135,10 +135,15 @@ def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
 
 class PositionSampler:
     """Checks, on a sample, that states with the same position behave the same: the states of
-    the first positions met are kept, and a later state of one of them is compared with it."""
+    the positions met lately are kept, and a later state of one of them is compared with it.
+
+    One sampler serves a whole solve in a process (a solve by tiers meets a position again in
+    another chunk, often another tier's); it keeps at most ``kept`` positions, and starts
+    afresh when it holds that many: the positions met last are the ones the moves still to come
+    reach (a solve by tiers goes up from tier to tier)."""
 
     def __init__(self, game: Game, kept: int = 4096, checks: int = 512) -> None:
-        """Keep the states of the first ``kept`` positions; compare at most ``checks`` pairs."""
+        """Keep the states of at most ``kept`` positions; compare at most ``checks`` pairs."""
         self.game = game
         self.position = position_of(game)
         self.states: dict[Hashable, State] = {}
@@ -150,8 +155,9 @@ class PositionSampler:
             return
         kept = self.states.get(key)
         if kept is None:
-            if len(self.states) < self.kept:
-                self.states[key] = state
+            if len(self.states) >= self.kept:
+                self.states.clear()
+            self.states[key] = state
         elif kept != state:
             self.checks -= 1
             check_same_position(self.game, kept, state, self.position)

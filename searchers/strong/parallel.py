@@ -46,7 +46,9 @@ repetition score (None if finished or where the game has no rule); then for each
 its child's key, tier and state (pickled from a worker; None where the chunk gave the same
 position before)."""
 
-_games: dict[bytes, Game] = {}  # this process's copy of each game, by its factory's pickle
+# This process's copy of each game, by its factory's pickle, and the sampler that checks its
+# positions (Ray tasks run one after another in a process).
+_games: dict[bytes, tuple[Game, PositionSampler]] = {}
 
 # The stable keys of the positions met lately: a position is reached by several moves, and
 # hashing it is much quicker than encoding it again.
@@ -64,25 +66,28 @@ def key_of(position: Any) -> bytes:
     return key
 
 
-def _game_for(factory_bytes: bytes) -> Game:
-    game = _games.get(factory_bytes)
-    if game is None:
-        game = _games[factory_bytes] = pickle.loads(factory_bytes)()
-    return game
+def _game_for(factory_bytes: bytes) -> tuple[Game, PositionSampler]:
+    found = _games.get(factory_bytes)
+    if found is None:
+        game = pickle.loads(factory_bytes)()
+        found = _games[factory_bytes] = (game, PositionSampler(game))
+    return found
 
 
 def expand_chunk(factory_bytes: bytes, tier: int, states: list[bytes]) -> ChunkExpansion:
     """Expand pickled states of ``tier`` with the game the pickled factory builds (in a
     worker); the children come back pickled."""
-    expansion: ChunkExpansion = expand_states(_game_for(factory_bytes), tier, [pickle.loads(s) for s in states],
-                                              pickled=True)
+    game, sampler = _game_for(factory_bytes)
+    expansion: ChunkExpansion = expand_states(game, sampler, tier, [pickle.loads(s) for s in states], pickled=True)
     return expansion
 
 
 @typeguard_ignore
-def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = False) -> ChunkExpansion:
+def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[Any], pickled: bool = False
+                  ) -> ChunkExpansion:
     """The expansion of ``states``, all of ``tier`` (see ``ChunkExpansion``); the children
-    pickled if ``pickled``."""
+    pickled if ``pickled``.  ``sampler`` is the process's for the whole solve: a position is
+    met again in other chunks."""
     first_player = game.players[0]
     chance = has_chance(game)
     is_chance, chance_outcomes = (game.is_chance, game.chance_outcomes) if chance else (None, None)
@@ -91,7 +96,6 @@ def expand_states(game: Game, tier: int, states: list[Any], pickled: bool = Fals
     position = position_of(game)
     repetition = repetition_rule(game)
     tier_of = game.tier
-    sampler = PositionSampler(game, kept=len(states) * 4, checks=8)
     see = sampler.see
     dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
     kinds, counts = bytearray(), array("q")
@@ -205,6 +209,7 @@ class Runner:
     def __init__(self, game: Game) -> None:
         """Work with ``game`` itself, in this process."""
         self.game = game
+        self.sampler = PositionSampler(game)
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """The state of position ``key`` (of ``tier``) as the runner keeps it in a frontier."""
@@ -218,7 +223,7 @@ class Runner:
         if meanwhile is not None:
             meanwhile()
         for chunk in chunked(seeds, self.workers):
-            yield [key for key, _ in chunk], expand_states(self.game, tier, [state for _, state in chunk])
+            yield [key for key, _ in chunk], expand_states(self.game, self.sampler, tier, [state for _, state in chunk])
 
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""

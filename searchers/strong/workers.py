@@ -40,7 +40,7 @@ from typing import Any
 from .._common import fewer_collections
 from ..protocol import Value
 from ..results import SearchError
-from .graph import IntArray
+from .graph import IntArray, PositionSampler
 from .parallel import (
     ChunkExpansion, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
 )
@@ -121,6 +121,7 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             reply: Callable[[tuple[str, Any]], None]) -> None:
     """Answer requests until told to stop: each from ``receive``, answered by ``reply``."""
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+    sampler = PositionSampler(game)
     upcoming: TierGraph  # the graph of the tier to solve next
     tier_at_work: _TierAtWork
     while True:
@@ -132,7 +133,7 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             if what == "expand":  # chunks of keys: an answer for each, one after the other
                 _, tier, chunks = request
                 for keys in chunks:
-                    reply(("ok", _expand_and_keep(game, number, tier, keys, kept)))
+                    reply(("ok", _expand_and_keep(game, sampler, number, tier, keys, kept)))
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
@@ -167,14 +168,14 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             reply(("error", error))
 
 
-def _expand_and_keep(game: Any, number: int, tier: int, keys: list[bytes], kept: dict[int, dict[bytes, Any]]
-                     ) -> ChunkExpansion:
+def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int, keys: list[bytes],
+                     kept: dict[int, dict[bytes, Any]]) -> ChunkExpansion:
     """The expansion of the positions ``keys`` of ``tier``, whose states worker ``number`` keeps
     in ``kept`` (by tier and key): their states let go, their children's kept, and in the
     answer each child's state replaced by the worker's number (None where the chunk gave the
     same position before)."""
     held = kept.get(tier, {})
-    answer = expand_states(game, tier, [held.pop(key) for key in keys])
+    answer = expand_states(game, sampler, tier, [held.pop(key) for key in keys])
     children = answer[7]
     for key, child_tier, child in zip(answer[5], answer[6], children):
         if child is not None:

@@ -3,6 +3,7 @@ from worker processes and from Ray tasks; a move into a lower tier is an error a
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from functools import partial
 from pathlib import Path
@@ -107,10 +108,10 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
 
     expand = workers_module.expand_states
 
-    def noting(game: Any, tier: int, states: list[Any], pickled: bool = False) -> Any:
+    def noting(game: Any, sampler: Any, tier: int, states: list[Any], pickled: bool = False) -> Any:
         with open(tmp_path / f"expanded-{os.getpid()}", "a") as notes:
             notes.write(f"{len(states)}\n")
-        return expand(game, tier, states, pickled)
+        return expand(game, sampler, tier, states, pickled)
 
     monkeypatch.setattr(workers_module, "expand_states", noting)  # the workers are forked with it
     game = gdl.load(CONNECT, **SMALL_CONNECT)
@@ -310,6 +311,45 @@ def test_a_position_that_merges_states_of_different_play_is_an_error(
     err = capsys.readouterr().err
     assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
     assert "and the state:" in err
+
+
+TAKE_AWAY = """game "Take"
+players A, B
+param n = 40
+state:
+    pile = n
+    mover = A
+to_move = mover
+moves = [k for k in [1, 3, 4] if k <= pile]
+result(k):
+    pile -= k
+    mover = other(mover)
+terminal = pile == 0
+utility = 1 if mover == B else -1
+tier = n - pile
+position = pile
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_position_merging_states_met_in_other_tiers_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int
+) -> None:
+    """A take-away game (1, 3 or 4 from a pile of 40) whose `position` forgets the mover: a tier
+    holds one pile, so the two states of a pile come from chunks of other tiers (pile 36 after
+    A took 4, or after A took 1 and B took 3).  Left unchecked, the solve said B wins, exactly;
+    without `position`, it says A wins, as a count from an empty pile up does."""
+    path = tmp_path / "take.gdl"
+    path.write_text(TAKE_AWAY)
+    assert main(["solve", str(path), "--strong", "--workers", str(workers)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:15:1: error: `position` makes these two states one position, but another player moves" in err
+    path.write_text(TAKE_AWAY.replace("position = pile\n", ""))
+    assert main(["solve", str(path), "--strong", "--workers", str(workers), "--json"]) == 0
+    wins = [False]  # wins[p]: the player to move with p left wins (with none left, the other took the last)
+    for pile in range(1, 41):
+        wins.append(any(not wins[pile - k] for k in (1, 3, 4) if k <= pile))
+    assert json.loads(capsys.readouterr().out)["value"] == (1 if wins[40] else -1) == 1
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
