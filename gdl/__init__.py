@@ -17,14 +17,14 @@ from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, 
 from gdl.limits import room_for_nesting
 from gdl.params import located
 from gdl.parser import nesting_guard, parse, parse_value
-from gdl.tablebase import GdlTablebaseError, Tablebase
+from gdl.tablebase import GdlTablebaseError, Tablebase, build_tablebase
 
 if TYPE_CHECKING:
     from interpreter.game import BaseGame
 
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
-    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "check_text", "load", "loads", "locate_param", "parse", "parse_value",
+    "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "build_tablebase", "check_text", "load", "loads", "locate_param", "parse", "parse_value",
 ]
 
 

@@ -1,6 +1,8 @@
-"""Tablebases from Python: `gdl.Tablebase(path)` answers for any position of a solved game.
+"""Tablebases from Python: `gdl.build_tablebase(game, path)` solves every position of a game
+into one, and `gdl.Tablebase(path)` answers for any position of it.
 
-    tb = gdl.Tablebase("connect44.sqlite")     # written by `gdl solve FILE --strong --out`
+    gdl.build_tablebase(gdl.load("games/connect.gdl", rows=4, cols=4), "connect44.sqlite")
+    tb = gdl.Tablebase("connect44.sqlite")     # or one written by `gdl solve FILE --strong --out`
     s = tb.game.initial_state()
     tb.value(s), tb.remoteness(s), tb.best_move(s)
 
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +25,7 @@ from gdl.values import Symbol, to_text
 
 if TYPE_CHECKING:
     from searchers.protocol import Game
+    from searchers.strong import StrongProgress, StrongResult
 
 
 class GdlTablebaseError(GdlError):
@@ -81,6 +86,25 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
         )
 
 
+def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str | None = None,
+                    tolerance: float | None = None,
+                    progress: Callable[[StrongProgress], None] | None = None) -> StrongResult:
+    """Solve every position of ``game`` (loaded with ``gdl.load`` or ``gdl.loads``) into a
+    tablebase at ``path`` that ``Tablebase``, `gdl query` and `gdl play --tablebase` read, as
+    `gdl solve FILE --strong --out` does; the start's answers and the figures.  ``workers`` and
+    ``ray`` are as in ``searchers.strong.solve_strong``: each worker builds the game from its
+    text and parameters."""
+    from gdl import build
+    from searchers.strong import DEFAULT_TOLERANCE, solve_strong
+
+    result: StrongResult = solve_strong(
+        game, out=path, meta=describe_game(game), workers=workers, ray=ray, progress=progress,
+        tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+        factory=partial(build, game.source.text, game.source.name, dict(game.params)),
+    )
+    return result
+
+
 class Tablebase:
     """A complete tablebase: its game and every reachable position's answer."""
 
@@ -96,6 +120,13 @@ class Tablebase:
         except TablebaseError as error:
             raise GdlTablebaseError(str(error), file=str(self.path)) from None
         self.meta = self.reader.meta
+        if "game_text" not in self.meta:
+            self.reader.close()
+            raise GdlTablebaseError(
+                "this tablebase does not hold its game's text and parameters (written by "
+                "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
+                "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
+                "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
         params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
         # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
         self.game: Game = build(self.meta["game_text"], self.meta["file"], params)
@@ -142,3 +173,9 @@ class Tablebase:
     def close(self) -> None:
         """Close the database."""
         self.reader.close()
+
+    def __enter__(self) -> Tablebase:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

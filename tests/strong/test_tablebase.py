@@ -317,3 +317,38 @@ def test_a_stopped_solve_says_what_it_left_at_out(capsys: pytest.CaptureFixture[
     assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out)) == (
         130, "", f"gdl solve: interrupted; {out} is as it was before\n")
     assert gdl.Tablebase(out).meta["positions"] == 5478
+
+
+def test_build_tablebase_writes_what_gdl_reads_back(tmp_path: Path) -> None:
+    """gdl.build_tablebase, with two workers: every Nim position of piles (1, 2, 3) read back
+    through gdl.Tablebase (as a context manager) agrees with Bouton's rule: the player to move
+    wins exactly where the piles' XOR is not 0 (the last to take wins)."""
+    game = gdl.load(ROOT / "games" / "nim.gdl", piles=(1, 2, 3))
+    out = tmp_path / "nim.sqlite"
+    result = gdl.build_tablebase(game, out, workers=2)
+    states = reachable(game)
+    assert result.positions == len(states) == 40  # by a walk: of 48 piles and movers, 8 never met (the start with Second to move among them)
+    with gdl.Tablebase(out) as tb:
+        tb.check_game(game)
+        for state in states:
+            nim_sum = 0
+            for heap in state.heaps:
+                nim_sum ^= heap
+            mover_wins = nim_sum != 0
+            assert tb.value(state) == (1 if mover_wins == (state.mover == "First") else -1)
+
+
+def test_a_tablebase_without_its_game_is_refused_plainly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A tablebase written by searchers.strong.solve_strong without ``meta`` holds no game text:
+    gdl.Tablebase and gdl query say so (not a KeyError), and TablebaseReader reads its rows."""
+    from searchers.strong import solve_strong
+
+    out = tmp_path / "bare.sqlite"
+    game = gdl.load(ROOT / "games" / "nim.gdl", piles=(1, 2))
+    solve_strong(game, out=out)
+    with pytest.raises(gdl.GdlTablebaseError, match="does not hold its game's text"):
+        gdl.Tablebase(out)
+    status, _, err = run(capsys, "query", str(out))
+    assert status == 1 and "does not hold its game's text" in err and "internal error" not in err
+    start = game.initial_state()
+    assert TablebaseReader(out).get(stable_key(start))[0] == 1  # 1 XOR 2 is not 0: First, to move, wins
