@@ -126,7 +126,7 @@ class TablebaseWriter:
         self._set({"format": FORMAT, "complete": False})
         self.connection.commit()
         self.rows = 0
-        self.parts: list[str] = []  # the schema names of the part files attached
+        self.parts: dict[str, sqlite3.Connection] = {}  # the part files attached, read by connections of their own
 
     def _set(self, meta: dict[str, Any]) -> None:
         self.connection.executemany(
@@ -157,13 +157,13 @@ class TablebaseWriter:
         """The rows already written for ``keys`` (a solve by tiers reads later tiers back),
         here or in the part files attached."""
         found: dict[bytes, tuple[Any, int, int]] = {}
-        for table in ["positions"] + [f"{part}.positions" for part in self.parts]:
+        for connection in [self.connection, *self.parts.values()]:
             missing = [key for key in keys if key not in found]
             for start in range(0, len(missing), 500):
                 chunk = missing[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for key, value, remoteness, best in self.connection.execute(
-                    f"SELECT key, value, remoteness, best FROM {table} WHERE key IN ({marks})", chunk
+                for key, value, remoteness, best in connection.execute(
+                    f"SELECT key, value, remoteness, best FROM positions WHERE key IN ({marks})", chunk
                 ):
                     found[key] = (read_value(value), NEVER if remoteness is None else remoteness,
                                   NO_MOVE if best is None else best)
@@ -171,20 +171,21 @@ class TablebaseWriter:
 
     def attach(self, path: str | Path) -> None:
         """Read the rows of a part file (a tablebase another process writes) as if written here,
-        until ``absorb`` copies them in."""
-        name = f"part{len(self.parts)}"
-        self.connection.execute("ATTACH DATABASE ? AS " + name, (read_only_uri(path),))
-        self.parts.append(name)
+        until ``absorb`` copies them in.  Each is read through a connection of its own: SQLite
+        attaches at most ten files to one, and a solve may have more workers."""
+        self.parts[str(path)] = sqlite3.connect(read_only_uri(path), uri=True)
 
     def absorb(self) -> None:
         """Copy the rows of the part files attached into this tablebase, and let them go."""
-        for part in self.parts:
+        for path, connection in list(self.parts.items()):
+            connection.close()
+            del self.parts[path]
             before = self.connection.total_changes
-            self.connection.execute(f"INSERT INTO positions SELECT key, value, remoteness, best FROM {part}.positions")
+            self.connection.execute("ATTACH DATABASE ? AS part", (read_only_uri(path),))
+            self.connection.execute("INSERT INTO positions SELECT key, value, remoteness, best FROM part.positions")
             self.connection.commit()
             self.rows += self.connection.total_changes - before
-            self.connection.execute(f"DETACH DATABASE {part}")
-        self.parts = []
+            self.connection.execute("DETACH DATABASE part")
 
     def finish(self, meta: dict[str, Any]) -> None:
         """Write the metadata, then mark the tablebase complete in one last transaction.
@@ -201,11 +202,13 @@ class TablebaseWriter:
         self.connection.close()
 
     def close(self) -> None:
-        """Close the file, complete or not."""
-        try:
-            self.connection.close()
-        except sqlite3.Error:
-            pass
+        """Close the file, complete or not, and the part files still attached."""
+        for connection in [*self.parts.values(), self.connection]:
+            try:
+                connection.close()
+            except sqlite3.Error:
+                pass
+        self.parts = {}
 
 
 class TablebaseReader:

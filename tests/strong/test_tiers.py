@@ -51,11 +51,13 @@ def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Pa
     assert table(tmp_path / "tiers.sqlite") == table(whole_graph)
 
 
-def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [2, 11])
+def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path, workers: int) -> None:
     """Two worker processes expanding the positions, and writing the rows of the tiers they
-    solve to files of their own, give the very same rows."""
-    result = solve_to(tmp_path / "workers.sqlite", workers=2)
-    assert result.stats.workers == 2
+    solve to files of their own, give the very same rows; so do eleven (more part files than
+    SQLite attaches to one connection)."""
+    result = solve_to(tmp_path / "workers.sqlite", workers=workers)
+    assert result.stats.workers == workers
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
     assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
 
