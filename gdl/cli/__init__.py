@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Callable, Sequence
 
@@ -52,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_option(word: str) -> bool:
+    """Whether argparse would take ``word`` for an option (a negative number is not one)."""
+    return word.startswith("-") and re.fullmatch(r"-\d+|-\d*\.\d+", word) is None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `gdl` command; return its exit status."""
     sys.set_int_max_str_digits(0)  # a game may score in numbers of any size; print them whole
@@ -59,7 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (sys.argv[1:] if argv is None else argv):
         parser.print_help(sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # argparse takes a list of positionals in one stretch: `gdl query DB --json MOVE` left MOVE
+    # over.  Moves may come anywhere among the options; anything else left over is an error.
+    if extra and isinstance(getattr(args, "moves", None), list) and not any(map(_is_option, extra)):
+        args.moves += extra
+    elif extra:
+        parser.parse_args(argv)  # the usual message and exit status
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)

@@ -109,6 +109,17 @@ def test_query_answers_from_the_tablebase_alone(capsys: pytest.CaptureFixture[st
     assert answer["move_remoteness"][answer["best_move"]] == 4
 
 
+def test_query_takes_moves_among_its_options(capsys: pytest.CaptureFixture[str], tictactoe_db: Path) -> None:
+    """Moves may come before, between and after the options, in their order; an option that
+    does not exist is still refused."""
+    status, out, _ = run(capsys, "query", str(tictactoe_db), "--json", "(1, 1)", "-p", "size=3", "(0, 1)")
+    assert status == 0 and json.loads(out)["moves"] == ["(1, 1)", "(0, 1)"]
+    assert json.loads(out)["remoteness"] == 5  # X wins in 5, as above
+    with pytest.raises(SystemExit) as stop:
+        main(["query", str(tictactoe_db), "(1, 1)", "--jsn"])
+    assert stop.value.code == 2 and "unrecognized arguments: --jsn" in capsys.readouterr().err
+
+
 def test_query_refuses_an_illegal_move_plainly(capsys: pytest.CaptureFixture[str], tictactoe_db: Path) -> None:
     """A move that is not legal ends in the usual error line, exit status 1."""
     status, _, err = run(capsys, "query", str(tictactoe_db), "(1, 1)", "(1, 1)")
