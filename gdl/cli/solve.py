@@ -330,7 +330,7 @@ def run_strong(args: argparse.Namespace) -> int:
     except (SearchError, TablebaseError) as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
-        left = f"; {args.out} is left incomplete and will be refused" if args.out and os.path.exists(args.out) else ""
+        left = "" if args.out is None else _left_behind(args.out)
         raise UsageError(f"cannot write the tablebase: {error}{left}") from None
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
         if progress is not None:

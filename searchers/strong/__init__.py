@@ -8,6 +8,7 @@ solved tier by tier, its rules run in worker processes or Ray tasks (``tiers``, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from .solver import (
     DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, outcome_counts, solve_whole,
     value_text,
 )
-from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable
+from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
@@ -56,7 +57,8 @@ def solve_strong(
     """
     if out is not None:
         check_replaceable(out)
-    with fewer_collections():  # the graph and its keys live to the end: see `fewer_collections`
+    with held_for_writing(out) if out is not None else nullcontext(), fewer_collections():
+        # fewer_collections: the graph and its keys live to the end
         if tiers if tiers is not None else has_tiers(game):
             return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
                                   tolerance=tolerance, progress=progress)

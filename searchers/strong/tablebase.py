@@ -22,13 +22,19 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from ..protocol import Value
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 from .solution import NEVER, NO_MOVE
 
 FORMAT = 2
@@ -98,6 +104,43 @@ def check_replaceable(path: str | Path) -> None:
             pass
     raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
                          "name a new file (or a tablebase to rebuild), or remove that one first")
+
+
+@contextmanager
+def held_for_writing(path: str | Path) -> Iterator[None]:
+    """Hold the lock of the tablebase at ``path`` (the file ``{path}.lock`` beside it, locked
+    with ``flock``, which the system lets go if the process dies) while a solve writes it:
+    a second solve into the same file, which would delete the first's scratch files and
+    rebuild the table under it, is refused (TablebaseError), and so is a folder where no file
+    can be made, saying why.  Where ``flock`` is missing (Windows), nothing is locked."""
+    if fcntl is None:
+        yield
+        return
+    lock = Path(f"{path}.lock")
+    while True:
+        try:
+            handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise TablebaseError(f"cannot write {path}: {error.strerror} ({lock.parent or '.'})") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(handle)
+            raise TablebaseError(f"another solve is writing {path}: let it end, or name another file") from None
+        try:  # the lock of a solve that has just ended, and deleted its file, locks nothing
+            if os.stat(lock).st_ino == os.fstat(handle).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(handle)
+    try:
+        yield
+    finally:
+        try:
+            os.remove(lock)
+        except OSError:
+            pass
+        os.close(handle)
 
 
 class TablebaseWriter:

@@ -253,10 +253,28 @@ def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
 
 def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
-    """--out in a folder that does not exist: a one-line error, no traceback."""
-    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(tmp_path / "no" / "t.sqlite"))
-    assert status == 2 and "error: cannot write the tablebase: unable to open database file" in err
+    """--out in a folder that does not exist: a one-line error that says why, no traceback."""
+    out = tmp_path / "no" / "t.sqlite"
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))
+    assert status == 2 and f"error: cannot write {out}: No such file or directory ({out.parent})" in err
     assert "Traceback" not in err
+
+
+def test_a_second_solve_into_the_same_tablebase_is_refused(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    """While a solve writes a tablebase (it holds the lock beside it), another solve into the
+    same file is refused before it deletes anything; the lock file goes with the solve."""
+    from searchers.strong.tablebase import held_for_writing
+
+    out = tmp_path / "t.sqlite"
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))[0] == 0
+    assert not Path(f"{out}.lock").exists()
+    before = out.read_bytes()
+    with held_for_writing(out):
+        status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out), "--workers", "2")
+    assert status == 2 and f"error: another solve is writing {out}" in err
+    assert out.read_bytes() == before and gdl.Tablebase(out).meta["positions"] == 5478
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.sqlite"]
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
