@@ -26,9 +26,10 @@ class Findings:
     terminals: int = 0
     unfinished: int = 0  # random games stopped at the move limit
 
-    def add(self, message: str) -> None:
-        """Record a problem; the same problem met again in other states is counted, not repeated."""
-        kind = message.splitlines()[0]
+    def add(self, message: str, kind: str | None = None) -> None:
+        """Record a problem; the same problem met again in other states is counted, not repeated.
+        Problems are the same when their ``kind`` is (by default, their first line)."""
+        kind = message.splitlines()[0] if kind is None else kind
         first, times = self.found.get(kind, (message, 0))
         self.found[kind] = (first, times + 1)
 
@@ -76,7 +77,7 @@ def _play_one(
                     samples.append((player, utility, game.evaluate(state, player), state))
             return
         if getattr(game, "has_chance", False) and game.is_chance(state):
-            state = game.result(state, _pick_outcome(game, state, dice))
+            state = _played(game, state, _pick_outcome(game, state, dice))
             findings.outcomes += 1
             continue
         if getattr(game, "has_evaluation", False):
@@ -85,10 +86,26 @@ def _play_one(
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
             findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}")
-        state = game.result(state, dice.choice(moves))
+        state = _played(game, state, dice.choice(moves))
         findings.moves += 1
     findings.unfinished += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+
+
+class _LowerTier(Exception):
+    """A random game made a move into a lower tier: ``error`` is the game's for it."""
+
+    def __init__(self, error: GdlError) -> None:
+        self.error = error
+
+
+def _played(game: Any, state: Any, move: Any) -> Any:
+    """The state after ``move``; a move into a lower tier, in a game with tiers, raises
+    _LowerTier (the strong solver would stop there)."""
+    child = game.result(state, move)
+    if getattr(game, "has_tiers", False) and game.tier(child) < game.tier(state):
+        raise _LowerTier(game.tier_error(state, move, child))
+    return child
 
 
 def _scored_players(game: Any) -> tuple[Any, ...]:
@@ -196,6 +213,8 @@ def deep_check(
             _play_one(game, dice, max_moves, findings, samples, heuristic)
         except GdlError as error:
             findings.add(describe(error))
+        except _LowerTier as lower:  # one problem, whichever tiers the move joined
+            findings.add(describe(lower.error), kind="a move lowers the tier")
     if not findings.unfinished:  # else a random game has shown it already
         try:
             _check_every_line_ends(game, dice, max_moves, findings)

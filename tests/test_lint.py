@@ -55,6 +55,22 @@ def test_a_game_that_never_ends_is_reported(tmp_path: Path, capsys: pytest.Captu
     assert "a random game did not end within 50 moves" in err
 
 
+def test_a_move_into_a_lower_tier_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tier = 4 - n` falls with every move (n only grows): every random game stops at its first
+    move, reported as one problem located at `tier`, however many tiers the moves join; the
+    right tier passes."""
+    path = tmp_path / "tiers.gdl"
+    path.write_text(GAME.replace("MOVES", "[1, 2]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+                    + "tier = 4 - n\n")
+    assert main(["check", "--deep", "--games", "50", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "tiers.gdl:14:1: error: the move 1 goes from tier 4 down to tier 3: no move may lower `tier`" in err \
+        or "tiers.gdl:14:1: error: the move 2 goes from tier 4 down to tier 2: no move may lower `tier`" in err
+    assert "[met 50 times; the first shown]" in err and "1 problem found in 50 random games" in err
+    path.write_text(path.read_text().replace("tier = 4 - n", "tier = n"))
+    assert main(["check", "--deep", "--games", "50", str(path)]) == 0
+
+
 def test_an_evaluation_that_misorders_terminal_states_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = lint(tmp_path, capsys, evaluation="1 if mover == A else -1")
     assert status == 1
