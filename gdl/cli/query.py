@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from fractions import Fraction
 from typing import Any
 
 from gdl import build
@@ -29,7 +30,8 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     query.add_argument("moves", nargs="*", metavar="MOVE", help="moves from the start, as the game prints them")
     query.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-        help="a parameter the tablebase must have been solved with (repeatable): -p size=3",
+        help="a parameter the tablebase must have been solved with (repeatable; the others are not "
+        "checked): -p size=3",
     )
     query.add_argument("--json", action="store_true", help="print one JSON object")
     return query
@@ -88,15 +90,17 @@ def answers(base: Tablebase, state: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Print the answers for the position after the moves."""
     base = Tablebase(args.file)
-    if args.param:
-        wanted = build(base.meta["game_text"], base.meta["file"], parse_params(args.param, args.file))
-        check_same_game(base.meta, wanted, base.path)
+    if args.param:  # the ones given are checked; the others are the tablebase's
+        params = {**base.game.params, **parse_params(args.param, args.file)}
+        check_same_game(base.meta, build(base.meta["game_text"], base.meta["file"], params), base.path)
     state = play_moves(base, args.moves)
     found = answers(base, state)
     if args.json:
         say(json.dumps({
             "game": base.game.title, "moves": list(args.moves), "exact": base.meta.get("exact"),
             **found, "value": json_number(found["value"]),
+            "value_fraction": str(found["value"]) if isinstance(found["value"], Fraction)
+            and found["value"].denominator != 1 else None,
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
         }))
         return 0

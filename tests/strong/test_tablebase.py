@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -159,6 +160,33 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
     edited.write_text(Path(TICTACTOE).read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     status, _, err = run(capsys, "play", str(edited), "--tablebase", str(tictactoe_db))
     assert status == 1 and "built from another text of tictactoe.gdl (the file has changed since" in err
+
+
+def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`gdl query -p` checks the parameters given against the tablebase's and leaves the others
+    be: connect on 3x4 (k = 3) answers `-p k=3` and `-p rows=3 -p k=3`, and refuses `-p k=4`,
+    naming the parameters it was built with."""
+    out = tmp_path / "c34.sqlite"
+    connect = str(ROOT / "games" / "connect.gdl")
+    assert run(capsys, "solve", connect, "-p", "rows=3", "-p", "cols=4", "-p", "k=3", "--strong", "--out", str(out))[0] == 0
+    for given in (["-p", "k=3"], ["-p", "rows=3", "-p", "k=3"]):
+        status, printed, _ = run(capsys, "query", str(out), *given, "--json")
+        assert status == 0 and json.loads(printed)["value"] == 1
+    status, _, err = run(capsys, "query", str(out), "-p", "k=4")
+    assert status == 1 and "built with other parameters (rows=3, cols=4, k=3), not these (rows=3, cols=4, k=4)" in err
+
+
+def test_query_gives_an_exact_value_as_a_fraction_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Pig to 5 is solved exactly: `gdl query --json` gives the start's value as the fraction
+    `gdl solve --json` gives, and as a float."""
+    out = tmp_path / "pig.sqlite"
+    status, printed, _ = run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong",
+                             "--out", str(out), "--json")
+    solved = json.loads(printed)
+    status, printed, _ = run(capsys, "query", str(out), "--json")
+    queried = json.loads(printed)
+    assert solved["exact"] and solved["value_fraction"] == queried["value_fraction"] is not None
+    assert queried["value"] == float(Fraction(queried["value_fraction"]))
 
 
 def test_a_tablebase_of_the_first_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
