@@ -261,14 +261,17 @@ tier = pile
 """
 
 
-def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`tier = pile` falls with every move: the solve stops at the `tier` line, with the state."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      workers: int) -> None:
+    """`tier = pile` falls with every move: the solve stops at the `tier` line, with the state,
+    whether the move was made here or in a worker."""
     path = tmp_path / "falling.gdl"
     path.write_text(FALLING)
-    assert main(["solve", str(path), "--strong"]) == 1
+    assert main(["solve", str(path), "--strong", "--workers", str(workers)]) == 1
     err = capsys.readouterr().err
     assert f"{path}:13:1: error: the move 1 goes from tier 5 down to tier 4: no move may lower `tier`" in err
-    assert "    tier = pile\n    ^" in err and "pile = 5" in err
+    assert "    tier = pile\n    ^\nin the state:\n    pile = 5\n    mover = A" in err
 
 
 def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
