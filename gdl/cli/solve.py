@@ -270,8 +270,10 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
 
 def check_strong_options(args: argparse.Namespace) -> None:
     """Refuse strong-solving options given without --strong, and ones that make no sense."""
+    if args.out is not None and not args.out.strip():
+        raise UsageError("--out needs a file name")
     if not args.strong:
-        for option, given in (("--out", args.out), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE),
+        for option, given in (("--out", args.out is not None), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE),
                               ("--workers", args.workers != 1), ("--ray", args.ray)):
             if given:
                 raise UsageError(f"{option} needs --strong")
@@ -406,9 +408,9 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     lines.append(f"positions: {result.positions:,} reachable from the start, {result.terminal:,} of them terminal")
     lines.extend(_outcome_lines(game, result))
     if result.max_remoteness is not None:
-        lines.append(f"longest perfect-play end: {result.max_remoteness} plies (the largest remoteness)")
+        lines.append(f"longest perfect-play end: {_counted(result.max_remoteness, 'ply', 'plies')} (the largest remoteness)")
     stats = result.stats
-    where = (f"in {stats.tiers} tiers, " + ("in one process" if stats.workers == 1 else f"on {stats.workers} workers")
+    where = (f"in {_counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"on {stats.workers} workers")
              if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:
@@ -425,7 +427,12 @@ def _has_chance(game: Any) -> bool:
 def _plies(remoteness: int | None) -> str:
     if remoteness is None:
         return ""
-    return f" (the game ends in {remoteness} pl{'y' if remoteness == 1 else 'ies'} with perfect play)"
+    return f" (the game ends in {_counted(remoteness, 'ply', 'plies')} with perfect play)"
+
+
+def _counted(number: int, thing: str, things: str | None = None) -> str:
+    """``number`` things, the noun in the singular for one: "1 ply", "3 plies", "2 tiers"."""
+    return f"{number:,} {thing if number == 1 else things or thing + 's'}"
 
 
 def _outcome_lines(game: Any, result: StrongResult) -> list[str]:

@@ -92,6 +92,8 @@ def check_replaceable(path: str | Path) -> None:
     path = Path(path)
     if not os.path.lexists(path) or (path.is_file() and path.stat().st_size == 0):
         return
+    if path.is_dir():
+        raise TablebaseError(f"{path} is a folder; name a tablebase file (in it, say: {path / 'game.sqlite'})")
     if path.is_file():
         try:
             connection = sqlite3.connect(read_only_uri(path), uri=True)
@@ -261,6 +263,8 @@ class TablebaseReader:
         """Open the tablebase at ``path``; raise TablebaseError if it cannot be read, or
         IncompleteTablebase if its build did not finish."""
         self.path = Path(path)
+        if self.path.is_dir():
+            raise TablebaseError("this is a folder, not a tablebase file")
         if not self.path.is_file():
             raise TablebaseError("no such tablebase file")
         try:

@@ -313,12 +313,16 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
     game = tmp_path / "tictactoe.gdl"
     text = Path(TICTACTOE).read_text(encoding="utf-8")
     game.write_text(text, encoding="utf-8")
-    for target in (game, tmp_path):
-        status, out, err = run(capsys, "solve", str(game), "--strong", "--out", str(target))
-        assert status == 2 and out == ""
-        assert err == (f"gdl solve: error: {target} is not a tablebase, so a tablebase is not written over it; "
-                       "name a new file (or a tablebase to rebuild), or remove that one first\n")
+    status, out, err = run(capsys, "solve", str(game), "--strong", "--out", str(game))
+    assert status == 2 and out == ""
+    assert err == (f"gdl solve: error: {game} is not a tablebase, so a tablebase is not written over it; "
+                   "name a new file (or a tablebase to rebuild), or remove that one first\n")
     assert game.read_text(encoding="utf-8") == text
+    status, out, err = run(capsys, "solve", str(game), "--strong", "--out", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == f"gdl solve: error: {tmp_path} is a folder; name a tablebase file (in it, say: {tmp_path / 'game.sqlite'})\n"
+    assert run(capsys, "solve", str(game), "--strong", "--out", "")[:3:2] == (2, "gdl solve: error: --out needs a file name\n")
+    assert run(capsys, "query", str(tmp_path))[:3:2] == (1, f"{tmp_path}: error: this is a folder, not a tablebase file\n")
     rebuilt = tmp_path / "ttt.sqlite"
     rebuilt.touch()  # an empty file: nothing to lose
     for _ in range(2):

@@ -280,6 +280,18 @@ def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFix
     assert "in one process, in memory (the game declares no `tier`" in capsys.readouterr().out
 
 
+def test_one_tier_and_one_ply_are_said_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game of one move, all in one tier: "1 ply" and "1 tier", not "1 plies" and "1 tiers"."""
+    path = tmp_path / "one.gdl"
+    path.write_text('game "One"\nplayers A, B\nstate:\n    done = false\n    mover = A\nto_move = mover\n'
+                    "moves = [1]\nresult(m):\n    done = true\n    mover = other(mover)\nterminal = done\n"
+                    "utility = 1 if mover == B else -1\ntier = 0\n")
+    assert main(["solve", str(path), "--strong"]) == 0
+    out = capsys.readouterr().out
+    assert "best move for A: 1 (the game ends in 1 ply with perfect play)" in out
+    assert "longest perfect-play end: 1 ply (the largest remoteness)" in out and ", in 1 tier, in one process" in out
+
+
 def positions_by_walk(game: Any) -> set[Any]:
     """The (board, player to move) pairs reachable from the start, by a walk written here."""
     start = game.initial_state()
