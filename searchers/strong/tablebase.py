@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from ..protocol import Value
+from .solution import NEVER, NO_MOVE
 
 try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
-from .solution import NEVER, NO_MOVE
 
 FORMAT = 2
 """The layout of the tables and of the keys, stored as ``format`` in ``meta`` (2: boards
@@ -123,7 +123,7 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
         try:
             handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise TablebaseError(f"cannot write {path}: {error.strerror} ({lock.parent or '.'})") from None
+            raise TablebaseError(f"cannot write {path}: {error.strerror} ({lock.parent})") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
