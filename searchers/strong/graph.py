@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import ne
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
@@ -138,29 +139,53 @@ class PositionSampler:
     the positions met lately are kept, and a later state of one of them is compared with it.
 
     One sampler serves a whole solve in a process (a solve by tiers meets a position again in
-    another chunk, often another tier's); it keeps at most ``kept`` positions, and starts
+    another chunk, often another tier's).  It keeps at most ``kept`` positions, and starts
     afresh when it holds that many: the positions met last are the ones the moves still to come
-    reach (a solve by tiers goes up from tier to tier)."""
+    reach (a solve by tiers goes up from tier to tier).  It compares ``checks`` pairs each time
+    it starts afresh and in each tier (``enter``), so that the last tiers are checked as the
+    first ones are; past those, a pair whose fields differ in a way not seen before (the
+    player to move and the field the position leaves out, where only that field differed so
+    far) is compared too, a few times."""
 
-    def __init__(self, game: Game, kept: int = 4096, checks: int = 512) -> None:
-        """Keep the states of at most ``kept`` positions; compare at most ``checks`` pairs."""
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 64) -> None:
+        """Keep the states of at most ``kept`` positions; compare ``checks`` pairs a tier and a
+        ``kept`` positions, and more of the pairs that differ in new fields."""
         self.game = game
         self.position = position_of(game)
         self.states: dict[Hashable, State] = {}
-        self.kept, self.checks = kept, checks
+        self.kept, self.budget, self.checks = kept, checks, checks
+        self.tier: int | None = None
+        self.differences: dict[tuple[bool, ...] | None, int] = {}  # how often each was compared
+
+    def enter(self, tier: int) -> None:
+        """States of ``tier`` come next: a new tier has checks of its own."""
+        if tier != self.tier:
+            self.tier, self.checks = tier, self.budget
 
     def see(self, key: Hashable, state: State) -> None:
         """Note ``state`` of position ``key``; compare it with the one kept, if another."""
-        if self.position is None or not self.checks:
+        if self.position is None:
             return
         kept = self.states.get(key)
         if kept is None:
             if len(self.states) >= self.kept:
                 self.states.clear()
+                self.checks = self.budget
             self.states[key] = state
         elif kept != state:
-            self.checks -= 1
+            if self.checks:
+                self.checks -= 1
+            else:
+                fields = isinstance(kept, tuple) and isinstance(state, tuple) and len(kept) == len(state)
+                difference = tuple(map(ne, kept, state)) if fields else None
+                compared = self.differences.get(difference, 0)
+                if compared >= _CHECKS_A_DIFFERENCE:
+                    return
+                self.differences[difference] = compared + 1
             check_same_position(self.game, kept, state, self.position)
+
+
+_CHECKS_A_DIFFERENCE = 8  # pairs compared past the budget, for each set of fields that differ
 
 
 def discover(

@@ -96,6 +96,7 @@ def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[
     position = position_of(game)
     repetition = repetition_rule(game)
     tier_of = game.tier
+    sampler.enter(tier)
     see = sampler.see
     dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
     kinds, counts = bytearray(), array("q")

@@ -336,37 +336,46 @@ param n = 40
 state:
     pile = n
     mover = A
+    last = 0
 to_move = mover
 moves = [k for k in [1, 3, 4] if k <= pile]
 result(k):
     pile -= k
     mover = other(mover)
+    last = k
 terminal = pile == 0
 utility = 1 if mover == B else -1
 tier = n - pile
-position = pile
+position = POSITION
 """
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [0, 1, 2])  # 0: without the tiers, in memory
+@pytest.mark.parametrize("n, position", [(40, "pile"), (400, "(pile, mover) if pile > 6 else pile")])
 def test_a_position_merging_states_met_in_other_tiers_is_an_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int, n: int, position: str
 ) -> None:
-    """A take-away game (1, 3 or 4 from a pile of 40) whose `position` forgets the mover: a tier
+    """A take-away game (1, 3 or 4 from a pile of n) whose `position` forgets the mover: a tier
     holds one pile, so the two states of a pile come from chunks of other tiers (pile 36 after
-    A took 4, or after A took 1 and B took 3).  Left unchecked, the solve said B wins, exactly;
-    without `position`, it says A wins, as a count from an empty pile up does."""
+    A took 4, or after A took 1 and B took 3).  Left unchecked, the solve said B wins, exactly.
+    With n = 400 it forgets the mover only in the last tiers (a pile of 6 or less), after
+    hundreds of states that differ only in `last` (which `position` rightly leaves out) have
+    been compared.  By tiers (one process, two workers) or in memory alike; without `position`,
+    it says A wins, as a count from an empty pile up does."""
     path = tmp_path / "take.gdl"
-    path.write_text(TAKE_AWAY)
-    assert main(["solve", str(path), "--strong", "--workers", str(workers)]) == 1
+    text = TAKE_AWAY if workers else TAKE_AWAY.replace("tier = n - pile\n", "")
+    how = ["--workers", str(workers)] if workers else []
+    path.write_text(text.replace("POSITION", position))
+    assert main(["solve", str(path), "--strong", *how, "-p", f"n={n}"]) == 1
     err = capsys.readouterr().err
-    assert f"{path}:15:1: error: `position` makes these two states one position, but another player moves" in err
-    path.write_text(TAKE_AWAY.replace("position = pile\n", ""))
-    assert main(["solve", str(path), "--strong", "--workers", str(workers), "--json"]) == 0
+    line = 17 if workers else 16
+    assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
+    path.write_text(text.replace("position = POSITION\n", ""))
+    assert main(["solve", str(path), "--strong", *how, "-p", f"n={n}", "--json"]) == 0
     wins = [False]  # wins[p]: the player to move with p left wins (with none left, the other took the last)
-    for pile in range(1, 41):
+    for pile in range(1, n + 1):
         wins.append(any(not wins[pile - k] for k in (1, 3, 4) if k <= pile))
-    assert json.loads(capsys.readouterr().out)["value"] == (1 if wins[40] else -1) == 1
+    assert json.loads(capsys.readouterr().out)["value"] == (1 if wins[n] else -1) == 1
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
