@@ -95,13 +95,19 @@ def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str |
     ``ray`` are as in ``searchers.strong.solve_strong``: each worker builds the game from its
     text and parameters."""
     from gdl import build
-    from searchers.strong import DEFAULT_TOLERANCE, solve_strong
+    from searchers.results import SearchError
+    from searchers.strong import DEFAULT_TOLERANCE, TablebaseError, solve_strong
 
-    result: StrongResult = solve_strong(
-        game, out=path, meta=describe_game(game), workers=workers, ray=ray, progress=progress,
-        tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-        factory=partial(build, game.source.text, game.source.name, dict(game.params)),
-    )
+    try:
+        result: StrongResult = solve_strong(
+            game, out=path, meta=describe_game(game), workers=workers, ray=ray, progress=progress,
+            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+            factory=partial(build, game.source.text, game.source.name, dict(game.params)),
+        )
+    except TablebaseError as error:
+        raise GdlTablebaseError(str(error), file=str(path)) from None
+    except SearchError as error:  # the game's own errors are GdlErrors already
+        raise GdlError(str(error), file=game.source.name) from None
     return result
 
 
@@ -121,15 +127,19 @@ class Tablebase:
             raise GdlTablebaseError(str(error), file=str(self.path)) from None
         self.meta = self.reader.meta
         if "game_text" not in self.meta:
-            self.reader.close()
+            self.close()
             raise GdlTablebaseError(
                 "this tablebase does not hold its game's text and parameters (written by "
                 "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
                 "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
                 "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
-        params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
-        # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
-        self.game: Game = build(self.meta["game_text"], self.meta["file"], params)
+        try:
+            params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
+            # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
+            self.game: Game = build(self.meta["game_text"], self.meta["file"], params)
+        except BaseException:
+            self.reader.close()
+            raise
         position = getattr(self.game, "position", None)
         self._position = position if callable(position) else None
 

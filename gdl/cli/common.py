@@ -224,6 +224,12 @@ def json_number(value: Any) -> int | float:
     return number
 
 
+def fraction_text(value: Any) -> str | None:
+    """A value that is a fraction a float only approximates, as text (`"65/93"`, for JSON's
+    `value_fraction`); None for any other value."""
+    return str(value) if isinstance(value, Fraction) and value.denominator != 1 else None
+
+
 def move_text(game: Any, move: Any) -> str:
     """The move as the game prints it."""
     formatter = getattr(game, "format_move", None)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from fractions import Fraction
 from typing import Any
 
 from gdl import build
-from gdl.cli.common import Subcommands, json_number, move_text, number_text, parse_params, say
+from gdl.cli.common import Subcommands, fraction_text, json_number, move_text, number_text, parse_params, say
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
 
 
@@ -99,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
         say(json.dumps({
             "game": base.game.title, "moves": list(args.moves), "exact": base.meta.get("exact"),
             **found, "value": json_number(found["value"]),
-            "value_fraction": str(found["value"]) if isinstance(found["value"], Fraction)
-            and found["value"].denominator != 1 else None,
+            "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
         }))
         return 0

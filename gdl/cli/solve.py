@@ -10,14 +10,13 @@ import math
 import os
 import sqlite3
 import sys
-from fractions import Fraction
 from functools import partial
 from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, choose_searcher,
-    clear_status, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
+    clear_status, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
     parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.tablebase import describe_game
@@ -146,13 +145,12 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
     def shown(value: Any) -> Any:
         return {str(player): json_number(value)} if player is not None else json_value(value)
 
-    fraction = result.value if isinstance(result.value, Fraction) and result.value.denominator != 1 else None
     report = {
         "game": getattr(game, "title", None),
         "algorithm": result.algorithm,
         "value": shown(result.value),
         # The exact value when it is a fraction (chance games), which a float only approximates.
-        "value_fraction": None if fraction is None else str(fraction),
+        "value_fraction": fraction_text(result.value),
         "exact": result.exact,
         "to_move": result.to_move,
         "best_move": None if result.move is None else move_text(game, result.move),
@@ -368,7 +366,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "game": game.title,
         "algorithm": "strong",
         "value": json_number(value),
-        "value_fraction": str(value) if isinstance(value, Fraction) and value.denominator != 1 else None,
+        "value_fraction": fraction_text(value),
         "exact": result.exact,
         "method": result.method,
         "tolerance": result.tolerance,

@@ -55,10 +55,10 @@ def solve_strong(
     work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
-    if out is not None:
-        check_replaceable(out)
     with held_for_writing(out) if out is not None else nullcontext(), fewer_collections():
         # fewer_collections: the graph and its keys live to the end
+        if out is not None:
+            check_replaceable(out)  # locked first: another solve may be writing it
         if tiers if tiers is not None else has_tiers(game):
             return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
                                   tolerance=tolerance, progress=progress)

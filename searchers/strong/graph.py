@@ -176,8 +176,9 @@ class PositionSampler:
             if self.checks:
                 self.checks -= 1
             else:
-                fields = isinstance(kept, tuple) and isinstance(state, tuple) and len(kept) == len(state)
-                difference = tuple(map(ne, kept, state)) if fields else None
+                difference: tuple[bool, ...] | None = None
+                if isinstance(kept, tuple) and isinstance(state, tuple) and len(kept) == len(state):
+                    difference = tuple(map(ne, kept, state))
                 compared = self.differences.get(difference, 0)
                 if compared >= _CHECKS_A_DIFFERENCE:
                     return

@@ -27,9 +27,9 @@ from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
+"""Value iteration stops when no value changes by this much in a sweep."""
 OUTCOMES_KEPT = 1000
 """The most different values whose counts a tablebase's metadata keeps (``solved_meta``)."""
-"""Value iteration stops when no value changes by this much in a sweep."""
 
 
 @dataclass(frozen=True)

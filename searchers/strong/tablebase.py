@@ -23,7 +23,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 from operator import itemgetter
 from pathlib import Path
@@ -114,7 +114,8 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
     with ``flock``, which the system lets go if the process dies) while a solve writes it:
     a second solve into the same file, which would delete the first's scratch files and
     rebuild the table under it, is refused (TablebaseError), and so is a folder where no file
-    can be made, saying why.  Where ``flock`` is missing (Windows), nothing is locked."""
+    can be made, saying why.  Where ``flock`` is missing (Windows) or the file system keeps no
+    locks, nothing is locked."""
     if fcntl is None:
         yield
         return
@@ -126,9 +127,15 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
             raise TablebaseError(f"cannot write {path}: {error.strerror} ({lock.parent})") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except BlockingIOError:
             os.close(handle)
             raise TablebaseError(f"another solve is writing {path}: let it end, or name another file") from None
+        except OSError:  # a file system that keeps no locks (some network ones): as on Windows
+            os.close(handle)
+            with suppress(OSError):
+                os.remove(lock)
+            yield
+            return
         try:  # the lock of a solve that has just ended, and deleted its file, locks nothing
             if os.stat(lock).st_ino == os.fstat(handle).st_ino:
                 break
@@ -138,10 +145,8 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
     try:
         yield
     finally:
-        try:
+        with suppress(OSError):
             os.remove(lock)
-        except OSError:
-            pass
         os.close(handle)
 
 
@@ -267,20 +272,29 @@ class TablebaseReader:
             raise TablebaseError("this is a folder, not a tablebase file")
         if not self.path.is_file():
             raise TablebaseError("no such tablebase file")
+        self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
         try:
-            self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
-            self.meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
+            self.meta = self._checked_meta()
+        except TablebaseError:
+            self.connection.close()
+            raise
+
+    def _checked_meta(self) -> dict[str, Any]:
+        """The metadata, once the file is known to be a complete tablebase of this format."""
+        try:
+            meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
         except (sqlite3.Error, ValueError) as error:
             raise TablebaseError(f"not a gdl tablebase ({error})") from None
-        if self.meta.get("format") != FORMAT:
+        if meta.get("format") != FORMAT:
             raise TablebaseError(
-                f"a tablebase of format {self.meta.get('format')!r}, which this gdl cannot read (it reads "
+                f"a tablebase of format {meta.get('format')!r}, which this gdl cannot read (it reads "
                 f"format {FORMAT}); solve the game again with this gdl to rebuild it")
-        if self.meta.get("complete") is not True:
+        if meta.get("complete") is not True:
             raise IncompleteTablebase(
                 "this tablebase is incomplete: its build was stopped before the end; "
                 "solve the game again to rebuild it"
             )
+        return meta
 
     def get(self, key: bytes) -> tuple[Value, int | None, int | None] | None:
         """The value, remoteness and best move index stored for ``key``, or None."""

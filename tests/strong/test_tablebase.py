@@ -298,8 +298,12 @@ def test_a_second_solve_into_the_same_tablebase_is_refused(capsys: pytest.Captur
     assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))[0] == 0
     assert not Path(f"{out}.lock").exists()
     before = out.read_bytes()
+    writing = sqlite3.connect(out)
+    writing.execute("BEGIN EXCLUSIVE")  # as the other solve does while it copies rows in
     with held_for_writing(out):
         status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out), "--workers", "2")
+    writing.rollback()
+    writing.close()
     assert status == 2 and f"error: another solve is writing {out}" in err
     assert out.read_bytes() == before and gdl.Tablebase(out).meta["positions"] == 5478
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.sqlite"]
@@ -413,3 +417,29 @@ def test_a_tablebase_without_its_game_is_refused_plainly(capsys: pytest.CaptureF
     assert status == 1 and "does not hold its game's text" in err and "internal error" not in err
     start = game.initial_state()
     assert TablebaseReader(out).get(stable_key(start))[0] == 1  # 1 XOR 2 is not 0: First, to move, wins
+
+
+def test_a_file_system_without_locks_still_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where flock fails for want of locks (ENOLCK on some network file systems), the solve goes
+    on unlocked, as on a system without flock, rather than claim another solve is writing."""
+    import errno
+    import fcntl
+
+    def no_locks(handle: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    out = tmp_path / "t.sqlite"
+    assert main(["solve", TICTACTOE, "--strong", "--out", str(out)]) == 0
+    assert gdl.Tablebase(out).meta["positions"] == 5478 and not Path(f"{out}.lock").exists()
+
+
+def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
+    """gdl.build_tablebase's refusals are GdlErrors, as gdl.Tablebase's are: a file that is not
+    a tablebase is not written over."""
+    game_file = tmp_path / "nim.gdl"
+    game_file.write_text((ROOT / "games" / "nim.gdl").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(gdl.GdlTablebaseError, match="is not a tablebase, so a tablebase is not written over it"):
+        gdl.build_tablebase(gdl.load(game_file), game_file)
+    with pytest.raises(gdl.GdlError, match="workers must be 1 or more"):
+        gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
