@@ -147,7 +147,7 @@ class PositionSampler:
     player to move and the field the position leaves out, where only that field differed so
     far) is compared too, a few times."""
 
-    def __init__(self, game: Game, kept: int = 4096, checks: int = 64) -> None:
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 16) -> None:
         """Keep the states of at most ``kept`` positions; compare ``checks`` pairs a tier and a
         ``kept`` positions, and more of the pairs that differ in new fields."""
         self.game = game
@@ -156,33 +156,44 @@ class PositionSampler:
         self.kept, self.budget, self.checks = kept, checks, checks
         self.tier: int | None = None
         self.differences: dict[tuple[bool, ...] | None, int] = {}  # how often each was compared
+        self.skipped = 0  # pairs past the checks, counted to look at one in four
 
     def enter(self, tier: int) -> None:
         """States of ``tier`` come next: a new tier has checks of its own."""
         if tier != self.tier:
             self.tier, self.checks = tier, self.budget
 
+    @typeguard_ignore
     def see(self, key: Hashable, state: State) -> None:
-        """Note ``state`` of position ``key``; compare it with the one kept, if another."""
-        if self.position is None:
-            return
-        kept = self.states.get(key)
+        """Note ``state`` of position ``key`` (of a game with a ``position``); compare it with
+        the one kept, if another."""
+        states = self.states
+        kept = states.get(key)
         if kept is None:
-            if len(self.states) >= self.kept:
-                self.states.clear()
+            if len(states) >= self.kept:
+                states.clear()
                 self.checks = self.budget
-            self.states[key] = state
-        elif kept != state:
-            if self.checks:
-                self.checks -= 1
-            else:
-                difference: tuple[bool, ...] | None = None
-                if isinstance(kept, tuple) and isinstance(state, tuple) and len(kept) == len(state):
-                    difference = tuple(map(ne, kept, state))
-                compared = self.differences.get(difference, 0)
-                if compared >= _CHECKS_A_DIFFERENCE:
-                    return
-                self.differences[difference] = compared + 1
+            states[key] = state
+        elif kept is not state and kept != state:
+            self._differ(kept, state)
+
+    def _differ(self, kept: State, state: State) -> None:
+        """Compare two states of one position, unless the checks are spent and their fields
+        differ as in the pairs compared before (a fourth of such pairs are looked at)."""
+        if self.checks:
+            self.checks -= 1
+        else:
+            self.skipped = (self.skipped + 1) & 3
+            if self.skipped:
+                return
+            difference: tuple[bool, ...] | None = None
+            if isinstance(kept, tuple) and isinstance(state, tuple) and len(kept) == len(state):
+                difference = tuple(map(ne, kept, state))
+            compared = self.differences.get(difference, 0)
+            if compared >= _CHECKS_A_DIFFERENCE:
+                return
+            self.differences[difference] = compared + 1
+        if self.position is not None:  # always: only a game with a position has states to compare
             check_same_position(self.game, kept, state, self.position)
 
 

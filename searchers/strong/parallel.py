@@ -134,9 +134,8 @@ def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[
             if position is None:
                 key = key_of(child)
             else:
-                identity = position(child)
-                see(identity, child)
-                key = key_of(identity)
+                key = key_of(position(child))
+                see(key, child)  # by the key: its hash is kept, the position's is computed anew
             keys.append(key)
             tiers.append(child_tier)
             if key in sent:
