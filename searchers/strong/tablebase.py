@@ -97,13 +97,16 @@ def check_replaceable(path: str | Path) -> None:
     if path.is_file():
         try:
             connection = sqlite3.connect(read_only_uri(path), uri=True)
-            try:
-                if connection.execute("SELECT 1 FROM meta WHERE name = 'format'").fetchone() is not None:
-                    return
-            finally:
-                connection.close()
+        except sqlite3.Error as error:  # a file this user may not read: it might be anything
+            raise TablebaseError(f"{path} cannot be read ({error}), so nothing is written over it; "
+                                 "name a new file, or let this user read that one") from None
+        try:
+            if connection.execute("SELECT 1 FROM meta WHERE name = 'format'").fetchone() is not None:
+                return
         except sqlite3.Error:
             pass
+        finally:
+            connection.close()
     raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
                          "name a new file (or a tablebase to rebuild), or remove that one first")
 

@@ -8,12 +8,13 @@ import sqlite3
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import gdl
 from gdl.cli import main
-from searchers.strong import TablebaseReader, stable_key
+from searchers.strong import TablebaseError, TablebaseReader, stable_key
 from searchers.strong import solver as strong_solver
 from tests.pygames import TicTacToe
 from tests.strong.games import brute_remoteness, reachable
@@ -443,3 +444,24 @@ def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
         gdl.build_tablebase(gdl.load(game_file), game_file)
     with pytest.raises(gdl.GdlError, match="workers must be 1 or more"):
         gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
+
+
+def test_a_file_that_cannot_be_read_is_not_called_another_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--out naming a file this user may not read (opening it fails, as SQLite says for a file
+    without read permission) is refused as unreadable, not as "not a tablebase", and left be."""
+    from searchers.strong import tablebase as tablebase_module
+
+    out = tmp_path / "locked.sqlite"
+    out.write_bytes(b"anything")
+    connect = sqlite3.connect
+
+    def unreadable(database: str, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if "locked.sqlite" in str(database) and "mode=ro" in str(database):
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(tablebase_module.sqlite3, "connect", unreadable)
+    with pytest.raises(TablebaseError, match=r"locked.sqlite cannot be read \(unable to open database file\), "
+                                             r"so nothing is written over it"):
+        tablebase_module.check_replaceable(out)
+    assert out.read_bytes() == b"anything"
