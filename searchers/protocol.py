@@ -258,22 +258,32 @@ def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -
 
 
 def check_same_position(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> None:
-    """Raise the game's error if two states of one position behave differently."""
-    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
-    if mine == theirs:
+    """Raise the game's error if two states of one position behave differently, or lie in
+    different tiers (a strong solver solves a position in one tier)."""
+    what = _how_they_differ(game, first, second, position)
+    if what is None:
         return
-    if mine[0] != theirs[0]:
-        what = "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
-    elif mine[0] == "terminal":
-        what = "they score differently"
-    elif mine[1] != theirs[1] and mine[0] != "chance":
-        what = "they have different moves"
-    else:
-        what = "the same move leads to different positions"
     make_error = getattr(game, "position_error", None)
     if callable(make_error):
         raise make_error(first, second, what)
     raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
+
+
+def _how_they_differ(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> str | None:
+    """How two states of one position differ in play, in words; None if they do not."""
+    tier = getattr(game, "tier", None)
+    if callable(tier) and getattr(game, "has_tiers", True) and tier(first) != tier(second):
+        return "they lie in different tiers"
+    mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
+    if mine == theirs:
+        return None
+    if mine[0] != theirs[0]:
+        return "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
+    if mine[0] == "terminal":
+        return "they score differently"
+    if mine[1] != theirs[1] and mine[0] != "chance":
+        return "they have different moves"
+    return "the same move leads to different positions"
 
 
 _MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far

@@ -7,6 +7,7 @@ solved tier by tier, its rules run in worker processes or Ray tasks (``tiers``, 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 from .._common import fewer_collections
 from ..protocol import Game
+from ..results import SearchError
+from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory
 from .solver import (
@@ -60,6 +63,9 @@ def solve_strong(
         if out is not None:
             check_replaceable(out)  # locked first: another solve may be writing it
         if tiers if tiers is not None else has_tiers(game):
-            return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
-                                  tolerance=tolerance, progress=progress)
+            try:
+                return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
+                                      tolerance=tolerance, progress=progress)
+            except sqlite3.IntegrityError:  # a key written twice: by two tiers
+                raise SearchError(ONE_POSITION_TWO_TIERS) from None
         return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)

@@ -134,6 +134,13 @@ def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
     )
 
 
+ONE_POSITION_TWO_TIERS = (
+    "one position was found in two tiers: the game's `position` makes states of different tiers one "
+    "position; `position` must keep what `tier` counts")
+"""What a solve by tiers says when it meets one key in two tiers (where the sample of
+``PositionSampler`` did not show the two states)."""
+
+
 class PositionSampler:
     """Checks, on a sample, that states with the same position behave the same: the states of
     the positions met lately are kept, and a later state of one of them is compared with it.

@@ -49,7 +49,7 @@ from typing import Any
 
 from ..protocol import Game, Value, has_chance
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, position_of
+from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray, position_of
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
@@ -253,6 +253,8 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
         if child_tier == tier:
             index = local.get(key)
             if index is None:
+                if child is None:  # its state came with a move to another tier
+                    raise SearchError(ONE_POSITION_TWO_TIERS)
                 index = local[key] = len(found)
                 found.append(key)
                 next_round.append((key, child))
@@ -260,6 +262,8 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
         else:
             index = external.get(key)
             if index is None:
+                if child is None:
+                    raise SearchError(ONE_POSITION_TWO_TIERS)
                 index = external[key] = len(external_keys)
                 external_keys.append(key)
                 if child_tier != frontier_tier:

@@ -40,7 +40,7 @@ from typing import Any
 from .._common import fewer_collections
 from ..protocol import Value
 from ..results import SearchError
-from .graph import IntArray, PositionSampler
+from .graph import ONE_POSITION_TWO_TIERS, IntArray, PositionSampler
 from .parallel import (
     ChunkExpansion, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
 )
@@ -175,7 +175,11 @@ def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int
     answer each child's state replaced by the worker's number (None where the chunk gave the
     same position before)."""
     held = kept.get(tier, {})
-    answer = expand_states(game, sampler, tier, [held.pop(key) for key in keys])
+    try:
+        states = [held.pop(key) for key in keys]
+    except KeyError:  # kept in another tier: found in two
+        raise SearchError(ONE_POSITION_TWO_TIERS) from None
+    answer = expand_states(game, sampler, tier, states)
     children = answer[7]
     for key, child_tier, child in zip(answer[5], answer[6], children):
         if child is not None:
