@@ -98,6 +98,10 @@ def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str |
     from searchers.results import SearchError
     from searchers.strong import DEFAULT_TOLERANCE, TablebaseError, solve_strong
 
+    if not hasattr(game, "source") or not hasattr(game, "params"):
+        raise GdlError("gdl.build_tablebase takes a game loaded by gdl.load or gdl.loads; for another object "
+                       "of the game protocol, searchers.strong.solve_strong(game, out=PATH) writes a tablebase "
+                       "that its TablebaseReader reads")
     try:
         result: StrongResult = solve_strong(
             game, out=path, meta=describe_game(game), workers=workers, ray=ray, progress=progress,

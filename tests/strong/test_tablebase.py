@@ -444,6 +444,8 @@ def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
         gdl.build_tablebase(gdl.load(game_file), game_file)
     with pytest.raises(gdl.GdlError, match="workers must be 1 or more"):
         gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
+    with pytest.raises(gdl.GdlError, match="takes a game loaded by gdl.load or gdl.loads"):
+        gdl.build_tablebase(TicTacToe(), tmp_path / "t.sqlite")  # a game of the protocol, written in Python
 
 
 def test_a_file_that_cannot_be_read_is_not_called_another_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
