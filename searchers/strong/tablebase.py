@@ -153,6 +153,25 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
         os.close(handle)
 
 
+def being_written(path: str | Path) -> bool:
+    """Whether a solve holds the lock of the tablebase at ``path`` (``held_for_writing``) now."""
+    if fcntl is None:
+        return False
+    try:
+        handle = os.open(f"{path}.lock", os.O_RDONLY)
+    except OSError:  # no lock file: no solve at work (or one that could not make it)
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(handle)
+    return False
+
+
 class TablebaseWriter:
     """Writes a tablebase: ``add`` rows, then ``finish`` with the metadata."""
 
@@ -293,6 +312,8 @@ class TablebaseReader:
                 f"a tablebase of format {meta.get('format')!r}, which this gdl cannot read (it reads "
                 f"format {FORMAT}); solve the game again with this gdl to rebuild it")
         if meta.get("complete") is not True:
+            if being_written(self.path):
+                raise IncompleteTablebase("a solve is writing this tablebase now: read it once the solve has ended")
             raise IncompleteTablebase(
                 "this tablebase is incomplete: its build was stopped before the end; "
                 "solve the game again to rebuild it"

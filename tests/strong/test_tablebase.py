@@ -467,3 +467,19 @@ def test_a_file_that_cannot_be_read_is_not_called_another_file(tmp_path: Path, m
                                              r"so nothing is written over it"):
         tablebase_module.check_replaceable(out)
     assert out.read_bytes() == b"anything"
+
+
+def test_a_tablebase_being_written_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`gdl query` on a tablebase a solve is writing now (it holds the lock) says so, rather
+    than that its build was stopped; once the lock is let go, an incomplete one is stopped."""
+    from searchers.strong.tablebase import held_for_writing
+
+    out = tmp_path / "t.sqlite"
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))[0] == 0
+    with sqlite3.connect(out) as connection:
+        connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
+    with held_for_writing(out):
+        status, _, err = run(capsys, "query", str(out))
+    assert status == 1 and "a solve is writing this tablebase now: read it once the solve has ended" in err
+    status, _, err = run(capsys, "query", str(out))
+    assert status == 1 and "this tablebase is incomplete: its build was stopped before the end" in err
