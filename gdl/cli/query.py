@@ -67,16 +67,19 @@ def answers(base: Tablebase, state: Any) -> dict[str, Any]:
     game = base.game
     terminal = game.is_terminal(state)
     chance = not terminal and getattr(game, "has_chance", False) and game.is_chance(state)
+    outcomes = game.chance_outcomes(state) if chance else []
     if terminal:
         moves: list[Any] = []
     elif chance:
-        moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+        moves = [outcome for outcome, _ in outcomes]
     else:
         moves = list(game.actions(state))
     children = {move_text(game, m): game.result(state, m) for m in moves}
     best = base.best_move(state)
     return {
         "to_move": None if terminal or chance else str(game.to_move(state)),
+        # At a chance node, each outcome's probability; None elsewhere.
+        "move_probabilities": {move_text(game, o): p for o, p in outcomes} if chance else None,
         "terminal": terminal,
         "value": base.value(state),
         "remoteness": base.remoteness(state),
@@ -100,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
+            "move_probabilities": None if found["move_probabilities"] is None else
+            {m: json_number(p) for m, p in found["move_probabilities"].items()},
         }))
         return 0
     game = base.game
@@ -114,9 +119,15 @@ def run(args: argparse.Namespace) -> int:
     if found["best_move"] is not None:
         say(f"best move for {found['to_move']}: {found['best_move']}")
     width = max(len(m) for m in found["move_values"])
-    say("every move (value for " + str(game.players[0]) + ", remoteness):" if found["to_move"] else "every outcome of the dice:")
+    chances = found["move_probabilities"]
+    if chances is None:
+        say(f"every move (value for {game.players[0]}, remoteness):")
+    else:
+        say(f"every outcome of the dice (its probability, the value for {game.players[0]}):")
     for name, value in found["move_values"].items():
-        say(f"  {name.ljust(width)}  {number_text(value)}{_remoteness_text(found['move_remoteness'][name], short=True)}")
+        chance = "" if chances is None else f"{number_text(chances[name])}  "
+        say(f"  {name.ljust(width)}  {chance}{number_text(value)}"
+            f"{_remoteness_text(found['move_remoteness'][name], short=True)}")
     return 0
 
 

@@ -483,3 +483,24 @@ def test_a_tablebase_being_written_says_so(capsys: pytest.CaptureFixture[str], t
     assert status == 1 and "a solve is writing this tablebase now: read it once the solve has ended" in err
     status, _, err = run(capsys, "query", str(out))
     assert status == 1 and "this tablebase is incomplete: its build was stopped before the end" in err
+
+
+def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """After `roll` in Pig to 5 the die is in the air: `gdl query` gives each face its chance,
+    1/6, and the position's value is the faces' values weighed by them (solved exactly)."""
+    out = tmp_path / "pig.sqlite"
+    assert run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong", "--out", str(out))[0] == 0
+    status, printed, _ = run(capsys, "query", str(out), "roll", "--json")
+    answer = json.loads(printed)
+    assert status == 0 and answer["to_move"] is None
+    assert answer["move_probabilities"] == {str(face): 1 / 6 for face in range(1, 7)}
+    values = gdl.Tablebase(out)
+    game = values.game
+    state = game.result(game.initial_state(), game.actions(game.initial_state())[0])
+    faces = [values.value(game.result(state, face)) for face, _ in game.chance_outcomes(state)]
+    assert values.value(state) == sum(Fraction(v) for v in faces) / 6
+    status, printed, _ = run(capsys, "query", str(out), "roll")
+    assert "every outcome of the dice (its probability, the value for First):" in printed
+    assert "\n  1  1/6 (~0.1667)  " in printed
+    status, printed, _ = run(capsys, "query", str(out), "--json")
+    assert json.loads(printed)["move_probabilities"] is None
