@@ -408,7 +408,7 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     if result.max_remoteness is not None:
         lines.append(f"longest perfect-play end: {_counted(result.max_remoteness, 'ply', 'plies')} (the largest remoteness)")
     stats = result.stats
-    where = (f"in {_counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"on {stats.workers} workers")
+    where = (f"in {_counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"by {stats.where}")
              if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:

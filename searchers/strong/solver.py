@@ -54,6 +54,7 @@ class StrongStats:
     write_seconds: float = 0.0
     workers: int = 1
     tiers: int = 0  # the number of tiers solved one by one (0: the whole graph in memory)
+    where: str = "one process"  # "2 worker processes", "Ray tasks on 2 CPUs"
 
 
 @dataclass

@@ -583,7 +583,7 @@ def solve_by_tiers(
             seconds=finished - started,
             positions_per_second=totals.positions / (finished - started) if finished > started else 0.0,
             discover_seconds=discovered - started, solve_seconds=finished - discovered,
-            workers=runner.workers, tiers=len(tiers),
+            workers=runner.workers, tiers=len(tiers), where=runner.where,
         ))
         writer.finish({**(meta or {}), **solved_meta(result), "where": runner.where})
         return result

@@ -57,7 +57,7 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     solve to files of their own, give the very same rows; so do eleven (more part files than
     SQLite attaches to one connection)."""
     result = solve_to(tmp_path / "workers.sqlite", workers=workers)
-    assert result.stats.workers == workers
+    assert result.stats.workers == workers and result.stats.where == f"{workers} worker processes"
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
     assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
 
@@ -232,7 +232,8 @@ def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_r
     for tiers solved a level at a time (Kalah) and for tiers with cycles solved in groups (Pig,
     exact values by policy iteration)."""
     result = solve_to(tmp_path / "ray.sqlite", ray="auto")
-    assert result.stats.workers == 2
+    assert result.stats.workers == 2 and result.stats.where == "Ray tasks on 2 CPUs"
+    assert TablebaseReader(tmp_path / "ray.sqlite").meta["where"] == result.stats.where
     assert table(tmp_path / "ray.sqlite") == table(whole_graph)
     kalah = partial(gdl.load, ROOT / "games" / "kalah.gdl", pits=3, seeds=2)
     solve_strong(kalah(), out=tmp_path / "kalah-ray.sqlite", ray="auto", factory=kalah)
