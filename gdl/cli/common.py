@@ -224,6 +224,11 @@ def json_number(value: Any) -> int | float:
     return number
 
 
+def counted(number: int, thing: str, things: str | None = None) -> str:
+    """``number`` things, the noun in the singular for one: "1 ply", "3 plies", "2 tiers"."""
+    return f"{number:,} {thing if number == 1 else things or thing + 's'}"
+
+
 def fraction_text(value: Any) -> str | None:
     """A value that is a fraction a float only approximates, as text (`"65/93"`, for JSON's
     `value_fraction`); None for any other value."""

@@ -16,8 +16,8 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, choose_searcher,
-    clear_status, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text,
-    number_text, parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
+    clear_status, counted, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size,
+    move_text, number_text, parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -406,9 +406,9 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     lines.append(f"positions: {result.positions:,} reachable from the start, {result.terminal:,} of them terminal")
     lines.extend(_outcome_lines(game, result))
     if result.max_remoteness is not None:
-        lines.append(f"longest perfect-play end: {_counted(result.max_remoteness, 'ply', 'plies')} (the largest remoteness)")
+        lines.append(f"longest perfect-play end: {counted(result.max_remoteness, 'ply', 'plies')} (the largest remoteness)")
     stats = result.stats
-    where = (f"in {_counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"by {stats.where}")
+    where = (f"in {counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"by {stats.where}")
              if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:
@@ -425,12 +425,8 @@ def _has_chance(game: Any) -> bool:
 def _plies(remoteness: int | None) -> str:
     if remoteness is None:
         return ""
-    return f" (the game ends in {_counted(remoteness, 'ply', 'plies')} with perfect play)"
+    return f" (the game ends in {counted(remoteness, 'ply', 'plies')} with perfect play)"
 
-
-def _counted(number: int, thing: str, things: str | None = None) -> str:
-    """``number`` things, the noun in the singular for one: "1 ply", "3 plies", "2 tiers"."""
-    return f"{number:,} {thing if number == 1 else things or thing + 's'}"
 
 
 def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
