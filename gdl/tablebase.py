@@ -130,14 +130,13 @@ class Tablebase:
         except TablebaseError as error:
             raise GdlTablebaseError(str(error), file=str(self.path)) from None
         self.meta = self.reader.meta
-        if "game_text" not in self.meta:
-            self.close()
-            raise GdlTablebaseError(
-                "this tablebase does not hold its game's text and parameters (written by "
-                "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
-                "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
-                "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
-        try:
+        try:  # the reader closed if the game cannot be built
+            if "game_text" not in self.meta:
+                raise GdlTablebaseError(
+                    "this tablebase does not hold its game's text and parameters (written by "
+                    "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
+                    "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
+                    "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
             params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
             # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
             self.game: Game = build(self.meta["game_text"], self.meta["file"], params)

@@ -311,6 +311,7 @@ def solved_meta(result: StrongResult) -> dict[str, Any]:
         "max_remoteness": result.max_remoteness,
         "seconds": round(result.stats.seconds, 3),
         "workers": result.stats.workers,
+        "where": result.stats.where,
         "tiers": result.stats.tiers,
         "best_move_encoding": "the index of the move in actions(state)",
     }

@@ -585,7 +585,7 @@ def solve_by_tiers(
             discover_seconds=discovered - started, solve_seconds=finished - discovered,
             workers=runner.workers, tiers=len(tiers), where=runner.where,
         ))
-        writer.finish({**(meta or {}), **solved_meta(result), "where": runner.where})
+        writer.finish({**(meta or {}), **solved_meta(result)})
         return result
     finally:
         runner.close()
