@@ -294,7 +294,10 @@ class TablebaseReader:
             raise TablebaseError("this is a folder, not a tablebase file")
         if not self.path.is_file():
             raise TablebaseError("no such tablebase file")
-        self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
+        try:
+            self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
+        except sqlite3.Error as error:  # a file this user may not read
+            raise TablebaseError(f"the tablebase cannot be read ({error})") from None
         try:
             self.meta = self._checked_meta()
         except TablebaseError:

@@ -504,3 +504,19 @@ def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[
     assert "\n  1  1/6 (~0.1667)  " in printed
     status, printed, _ = run(capsys, "query", str(out), "--json")
     assert json.loads(printed)["move_probabilities"] is None
+
+
+def test_a_tablebase_that_cannot_be_opened_is_a_plain_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a tablebase SQLite cannot open (as for a file without read permission) raises
+    the tablebase's own error, not SQLite's."""
+    from searchers.strong import tablebase as tablebase_module
+
+    out = tmp_path / "locked.sqlite"
+    out.write_bytes(b"anything")
+
+    def unopenable(database: str, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(tablebase_module.sqlite3, "connect", unopenable)
+    with pytest.raises(TablebaseError, match=r"the tablebase cannot be read \(unable to open database file\)"):
+        TablebaseReader(out)
