@@ -229,6 +229,11 @@ def counted(number: int, thing: str, things: str | None = None) -> str:
     return f"{number:,} {thing if number == 1 else things or thing + 's'}"
 
 
+def ends_in(remoteness: int) -> str:
+    """A remoteness in words: "the game ends in 3 plies with perfect play"."""
+    return f"the game ends in {counted(remoteness, 'ply', 'plies')} with perfect play"
+
+
 def fraction_text(value: Any) -> str | None:
     """A value that is a fraction a float only approximates, as text (`"65/93"`, for JSON's
     `value_fraction`); None for any other value."""

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from gdl import build
-from gdl.cli.common import Subcommands, counted, fraction_text, json_number, move_text, number_text, parse_params, say
+from gdl.cli.common import Subcommands, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
 
 
@@ -136,4 +136,4 @@ def _remoteness_text(remoteness: int | None, short: bool = False) -> str:
         return ""
     if short:
         return f"  in {remoteness}"
-    return f", the game ends in {counted(remoteness, 'ply', 'plies')} with perfect play"
+    return f", {ends_in(remoteness)}"

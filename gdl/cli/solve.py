@@ -16,8 +16,9 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, choose_searcher,
-    clear_status, counted, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size,
-    move_text, number_text, parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
+    clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game,
+    memory_size, move_text, number_text, parse_params, run_searcher, say, show_status, terminate_as_interrupt,
+    value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -425,7 +426,7 @@ def _has_chance(game: Any) -> bool:
 def _plies(remoteness: int | None) -> str:
     if remoteness is None:
         return ""
-    return f" (the game ends in {counted(remoteness, 'ply', 'plies')} with perfect play)"
+    return f" ({ends_in(remoteness)})"
 
 
 
