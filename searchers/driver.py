@@ -163,6 +163,10 @@ def _depth_first(
     chance_outcomes = cast(Callable[[State], Sequence[tuple[Move, Value]]], rules.chance_outcomes)
     score_repetition = repetition_scorer(game)
     key_of = position_key(game, config.symmetry)
+    # A position repeats on the line of play when its ``position`` does: a field the position
+    # leaves out (a move counter) must not hide a repetition.
+    at_position = position_key(game, False)
+    key_is_position = key_of == at_position  # bound methods: equal, not the same object
     # A key that merges the states of one position trusts the game's `position`: the first
     # merges are checked (both states' moves and the positions they lead to, along a line of
     # play to the end), as the strong solver checks a sample of the states it merges.
@@ -187,9 +191,10 @@ def _depth_first(
         deepest = counters.deepest
         horizon = dropped_moves = chance_cycles = 0
         check_at = budget.next_check(nodes)
-        # The positions on the current line, each with the number of chance nodes above it,
-        # to catch repetitions and tell whether dice lie on the cycle.
-        path: dict[State, int] = {}
+        # The positions on the current line (their ``position`` where the game has one), each
+        # with the number of chance nodes above it, to catch repetitions and tell whether dice
+        # lie on the cycle.
+        path: dict[Hashable, int] = {}
         chance_depth = 0
         top = 0  # the ply searched from: the table never answers for the node asked about
         root_values: dict[Move, Value] = {}
@@ -220,9 +225,10 @@ def _depth_first(
                     tracer.leaf(state, None, ply, value, "utility", window(alpha, beta))
                 return value
             chance = is_chance is not None and is_chance(state)
+            here = state if at_position is None else at_position(state)
             on_path = len(path)
-            # Adding and then counting hashes the state once, not twice.
-            first_seen = path.setdefault(state, chance_depth)
+            # Adding and then counting hashes the position once, not twice.
+            first_seen = path.setdefault(here, chance_depth)
             if len(path) == on_path:
                 repetitions += 1
                 if chance_depth > first_seen:
@@ -234,7 +240,7 @@ def _depth_first(
                 return value
             if ply >= ply_limit:  # the depth limit, or deep enough to need more stack
                 if ply == max_depth:
-                    del path[state]
+                    del path[here]
                     leaves += 1
                     horizon += 1
                     line = None
@@ -245,7 +251,7 @@ def _depth_first(
                 ply_limit = min(max_depth, stack.grow(ply))
             hint = key = None
             if table is not None:
-                key = state if key_of is None else key_of(state)
+                key = here if key_is_position else key_of(state)
                 if hints:
                     hint = hints.get(key)
                 # What this node's search adds to these, to tell whether it may be stored.
@@ -267,7 +273,7 @@ def _depth_first(
                         or (bound == LOWER and stored >= beta)
                         or (bound == UPPER and stored <= alpha)
                     ):
-                        del path[state]
+                        del path[here]
                         table_hits += 1
                         if not complete:
                             horizon += 1
@@ -279,7 +285,7 @@ def _depth_first(
                     if stored_move is not None:  # the move best here before is likely best again
                         hint = stored_move
             if chance:
-                return average(state, key, ply)
+                return average(state, here, key, ply)
             # The moves of a MAX or MIN node, the hint first; written here rather than in a
             # function of its own, which would cost a call at every node.
             player = to_move(state)
@@ -345,7 +351,7 @@ def _depth_first(
                         later = None
                         continue
                 break
-            del path[state]
+            del path[here]
             if table is not None and repetitions == repetitions_before:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
                 table[key] = (best, bound, max_depth - ply, horizon == horizon_before,
@@ -361,7 +367,7 @@ def _depth_first(
             return best
 
         @typeguard_ignore
-        def average(state: State, key: Hashable, ply: int) -> Value:
+        def average(state: State, here: Hashable, key: Hashable, ply: int) -> Value:
             """The expected value of a chance node: its outcomes weighed by their probabilities."""
             nonlocal chance_depth, line
             outcomes = chance_outcomes(state)
@@ -382,7 +388,7 @@ def _depth_first(
                     root_bounds[outcome] = EXACT
                 total += probability * value
             chance_depth -= 1
-            del path[state]
+            del path[here]
             if table is not None and repetitions == repetitions_before:
                 table[key] = (total, EXACT, max_depth - ply, horizon == horizon_before,
                               None, state, nodes - nodes_before)
@@ -416,12 +422,13 @@ def _depth_first(
             try:
                 while len(pv) < max_depth:
                     end = on_line[-1]
-                    if is_terminal(end) or end in on_line[:-1]:
+                    line_positions = on_line if at_position is None else list(map(at_position, on_line))
+                    if is_terminal(end) or line_positions[-1] in line_positions[:-1]:
                         return
                     if is_chance is not None and is_chance(end):
                         return
                     path.clear()
-                    path.update((state, 0) for state in on_line[:-1])
+                    path.update((here, 0) for here in line_positions[:-1])
                     top = len(pv)
                     search(end, -INFINITY, INFINITY, top)
                     if line is None:

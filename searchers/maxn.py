@@ -48,7 +48,9 @@ from ._common import (
 )
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
-from .protocol import Game, Move, Player, State, Value, check_limits, limits_need_evaluation, rules_of
+from .protocol import (
+    Game, Move, Player, State, Value, check_limits, limits_need_evaluation, position_key, rules_of,
+)
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -128,6 +130,8 @@ def _maxn_iterations(
     players = len(payoffs.players)
     highest = payoffs.bounds[1] if prune and payoffs.bounds is not None else None
     limit = payoffs.shallow_limit() if prune else None
+    # A position repeats on the line of play when its ``position`` does (see ``driver``).
+    at_position = position_key(game, False)
 
     @typeguard_ignore
     def iterate(max_depth: int, previous: Outcome | None) -> Outcome:
@@ -136,7 +140,7 @@ def _maxn_iterations(
         horizon = chance_cycles = 0
         check_at = budget.next_check(nodes)
         # The positions on the current line, each with the number of chance nodes above it.
-        path: dict[State, int] = {}
+        path: dict[Hashable, int] = {}
         chance_depth = 0
         root_values: dict[Move, PayoffVector] = {}
         budget.root_values = root_values  # what an interrupted search can still report
@@ -167,8 +171,9 @@ def _maxn_iterations(
                     tracer.leaf(state, None, ply, show(value), "utility")
                 return value
             chance = is_chance is not None and is_chance(state)
+            here = state if at_position is None else at_position(state)
             on_path = len(path)
-            first_seen = path.setdefault(state, chance_depth)
+            first_seen = path.setdefault(here, chance_depth)
             if len(path) == on_path:
                 repetitions += 1
                 if chance_depth > first_seen:
@@ -180,7 +185,7 @@ def _maxn_iterations(
                 return value
             if ply >= ply_limit:  # the depth limit, or deep enough to need more stack
                 if ply == max_depth:
-                    del path[state]
+                    del path[here]
                     leaves += 1
                     horizon += 1
                     line, cut_short = None, False
@@ -190,7 +195,7 @@ def _maxn_iterations(
                     return value
                 ply_limit = min(max_depth, stack.grow(ply))
             if chance:
-                return average(state, ply)
+                return average(state, here, ply)
             player = to_move(state)
             me = index[player]
             moves = actions(state)
@@ -222,7 +227,7 @@ def _maxn_iterations(
                         if tracer is not None:
                             pruned = list(moves[number + 1:])
                         break
-            del path[state]
+            del path[here]
             if tracer is not None:
                 kind: NodeKind = "min" if single and me == 1 else "max"
                 bound = root_bound(shallow, rival) if shallow else EXACT
@@ -231,7 +236,7 @@ def _maxn_iterations(
             return best
 
         @typeguard_ignore
-        def average(state: State, ply: int) -> PayoffVector:
+        def average(state: State, here: Hashable, ply: int) -> PayoffVector:
             """The expected payoff vector of a chance node: its outcomes weighed by their
             probabilities."""
             nonlocal chance_depth, line, cut_short
@@ -252,7 +257,7 @@ def _maxn_iterations(
                 for i in range(players):
                     sums[i] += probability * value[i]
             chance_depth -= 1
-            del path[state]
+            del path[here]
             total = tuple(sums)
             if tracer is not None:
                 tracer.close(state, None, "chance", ply, (None, None), show(total))

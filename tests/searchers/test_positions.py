@@ -14,7 +14,7 @@ import gdl
 import searchers.driver as driver
 import searchers.protocol as protocol
 from gdl.errors import GdlError
-from searchers import alphabeta, paranoid
+from searchers import SearchError, alphabeta, expectiminimax, maxn, minimax, paranoid
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = (ROOT / "games" / "connect.gdl").read_text()
@@ -146,3 +146,74 @@ def test_a_cell_field_kept_in_the_position_is_turned_with_the_board() -> None:
     game = gdl.loads(CONNECT.replace(POSITION_LINE, "position = (board, mover, last)\n"), rows=4, cols=4)
     assert game.canonical(played(game, 0, 1, 2)) == game.canonical(played(game, 3, 2, 1))
     assert game.canonical(played(game, 0, 1, 2)) != game.canonical(played(game, 2, 1, 0))
+
+
+# The shuttle of test_repetition, written with a count of the moves made that the position
+# leaves out: A at a may end the game at x (-1) or move to b; B at b may end it at y (+1) or
+# move back to a, repeating the start: a draw (0), the best B can do.
+COUNTED_SHUTTLE = """
+game "Counted shuttle"
+players A, B
+state:
+    at = "a"
+    mover = A
+    plies = 0
+to_move = mover
+moves = ["x", "b"] if at == "a" else ["y", "a"]
+result(m):
+    at = m
+    mover = other(mover)
+    plies += 1
+terminal = at == "x" or at == "y"
+utility = -1 if at == "x" else 1
+"""
+
+# Three players around a ring, each may stop the game, which costs the one who stops 1: everyone
+# goes on, and the ring repeats: the repetition scores 0 for each player.
+COUNTED_RING = """
+game "Counted ring"
+players A, B, C
+state:
+    at = 0
+    stopped = false
+    plies = 0
+to_move = [A, B, C][at]
+moves = ["stop", "go"]
+result(m):
+    stopped = m == "stop"
+    at = at if stopped else (at + 1) % 3
+    plies += 1
+terminal = stopped
+utility = {p: (-1 if p == [A, B, C][at] else 0) for p in [A, B, C]}
+"""
+
+
+@pytest.mark.parametrize("search", [
+    lambda game: alphabeta(game),
+    lambda game: alphabeta(game, table=True, ordering=True),
+    lambda game: minimax(game),
+    lambda game: expectiminimax(game, table=True),
+], ids=["alphabeta", "alphabeta+table", "minimax", "expectiminimax+table"])
+def test_a_position_repeats_on_the_line_when_its_position_does(search) -> None:
+    """With `position = (at, mover)`, the shuttle's start comes back after two moves though
+    the move count differs: a draw by repetition, as by hand (see COUNTED_SHUTTLE). Keyed by
+    the whole state, the line never repeats and the search gives up 100,000 moves deep."""
+    result = search(gdl.loads(COUNTED_SHUTTLE + "position = (at, mover)\n"))
+    assert (result.value, result.move, result.exact) == (0, "b", True)
+    assert result.stats.repetitions >= 1
+    assert result.move_values["x"] == -1
+    with pytest.raises(SearchError, match="100,000 moves deep"):
+        search(gdl.loads(COUNTED_SHUTTLE))
+
+
+@pytest.mark.parametrize("search", [maxn, paranoid], ids=["maxn", "paranoid"])
+def test_three_players_repeat_by_position_too(search) -> None:
+    """Stopping costs the mover 1 and going on nothing: by hand, each player goes on, the ring
+    comes back to A with another move count, and the repetition scores 0 for all."""
+    result = search(gdl.loads(COUNTED_RING + "position = (at, stopped)\n"))
+    assert result.move == "go" and result.exact
+    values = result.move_values  # max^n gives each player's payoff, paranoid A's
+    assert [values["stop"], values["go"]] in ([{"A": -1, "B": 0, "C": 0}, {"A": 0, "B": 0, "C": 0}], [-1, 0])
+    assert result.stats.repetitions >= 1
+    with pytest.raises(SearchError, match="100,000 moves deep"):
+        search(gdl.loads(COUNTED_RING))
