@@ -189,10 +189,10 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     tier's positions were found, until ``in_solving_order`` numbers the nodes.  The graph
     and ``found`` are returned for it."""
     graph = TierGraph(tier)
-    keys, external_keys, target = graph.keys, graph.external, graph.target
+    target = graph.target
     found: list[bytes] = []
     local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
-    external: dict[bytes, int] = {}
+    outside = _Outside(graph.external)
     expanded = 0
     rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
     while rounds:
@@ -208,13 +208,13 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 if tier in answer[6]:
                     if not local:
                         local.update(zip(found, range(len(found))))
-                    _add_children(tier, answer, local, found, next_round, external, external_keys, target, scratch)
+                    _add_children(tier, answer, local, found, next_round, outside, target, scratch)
                 else:
-                    _add_children_outside(answer, external, external_keys, target, scratch)
+                    _add_children_outside(answer, outside, target, scratch)
                 scratch.spill_if_full()
             meanwhile = None
             expanded += len(pending)
-            report.positions = report.offset + len(found) + len(external_keys)
+            report.positions = report.offset + len(found) + len(outside.keys)
             report("discovering", expanded)
         rounds = [(next_round, False)] if next_round else []
     if meanwhile is not None:  # no batch at all
@@ -242,13 +242,24 @@ def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion
     graph.repetition += repetitions
 
 
+@dataclass
+class _Outside:
+    """The positions of higher tiers that a tier's moves reach: their keys (the graph's
+    ``external``), each key's place there, and each one's tier (a key met again in another tier
+    is a ``position`` that merges states of two tiers)."""
+
+    keys: list[bytes]
+    place: dict[bytes, int] = field(default_factory=dict)
+    tiers: IntArray = field(default_factory=lambda: array("q"))
+
+
 def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
-                  next_round: list[tuple[bytes, Any]], external: dict[bytes, int], external_keys: list[bytes],
-                  target: IntArray, scratch: Scratch) -> None:
+                  next_round: list[tuple[bytes, Any]], outside: _Outside, target: IntArray, scratch: Scratch) -> None:
     """Add a chunk's moves to the tier's graph, move by move: new children in the tier to
     expand next, new ones of higher tiers to their frontiers."""
     frontier: dict[bytes, Any] = {}
     frontier_tier = None
+    place, external_keys, external_tiers = outside.place, outside.keys, outside.tiers
     for key, child_tier, child in zip(answer[5], answer[6], answer[7]):
         if child_tier == tier:
             index = local.get(key)
@@ -260,29 +271,37 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
                 next_round.append((key, child))
             target.append(index)
         else:
-            index = external.get(key)
+            index = place.get(key)
             if index is None:
                 if child is None:
                     raise SearchError(ONE_POSITION_TWO_TIERS)
-                index = external[key] = len(external_keys)
+                index = place[key] = len(external_keys)
                 external_keys.append(key)
+                external_tiers.append(child_tier)
                 if child_tier != frontier_tier:
                     frontier, frontier_tier = scratch.tier(child_tier), child_tier
                 frontier.setdefault(key, child)
+            elif external_tiers[index] != child_tier:
+                raise SearchError(ONE_POSITION_TWO_TIERS)
             target.append(-1 - index)
 
 
-def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], external_keys: list[bytes],
-                          target: IntArray, scratch: Scratch) -> None:
+def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: IntArray, scratch: Scratch) -> None:
     """``_add_children`` for a chunk whose every move leaves the tier, a chunk at a time: the
     usual case, where the main process must not spend a statement a move."""
     child_keys, child_tiers, children = answer[5], answer[6], answer[7]
     if not child_keys:
         return
-    fresh = [key for key in dict.fromkeys(child_keys) if key not in external]
-    external.update(zip(fresh, range(len(external_keys), len(external_keys) + len(fresh))))
-    external_keys += fresh
-    target.extend([-1 - index for index in map(external.__getitem__, child_keys)])
+    place, tiers = outside.place, outside.tiers
+    tier_of = dict(zip(child_keys, child_tiers))  # in the order first met
+    fresh = [key for key in tier_of if key not in place]
+    place.update(zip(fresh, range(len(outside.keys), len(outside.keys) + len(fresh))))
+    outside.keys += fresh
+    tiers.extend(map(tier_of.__getitem__, fresh))
+    indices = list(map(place.__getitem__, child_keys))
+    if array("q", map(tiers.__getitem__, indices)) != child_tiers:  # a key given two tiers, here or before
+        raise SearchError(ONE_POSITION_TWO_TIERS)
+    target.extend([-1 - index for index in indices])
     # A chunk gives a child's state with its first move to it, and None with the others.
     states = {key: child for key, child in zip(child_keys, children) if child is not None}
     if min(child_tiers) == max(child_tiers):
@@ -290,7 +309,6 @@ def _add_children_outside(answer: ChunkExpansion, external: dict[bytes, int], ex
         for key in fresh:
             frontier.setdefault(key, states[key])
         return
-    tier_of = dict(zip(child_keys, child_tiers))
     for key in fresh:
         scratch.tier(tier_of[key]).setdefault(key, states[key])
 

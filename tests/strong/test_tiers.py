@@ -430,6 +430,64 @@ def test_a_position_that_leaves_out_what_the_tier_counts_is_an_error(
         solve_strong(game, workers=workers, factory=partial(gdl.load, path, ring=ring))
 
 
+class TwoRoutes:
+    """From the start (tier 0), A moves to a or b (tier 1); from a, B moves to x in tier 2, from
+    b to x in tier 3: one `position`, "x", in two tiers, met from two chunks of tier 1.  With
+    ``inside``, b comes first and a may also move to c, a finished game in tier 1 that A wins:
+    the chunk of a is added move by move."""
+
+    name = "two routes"
+    players = ("A", "B")
+    has_chance = False
+    TIERS = {"start": 0, "a": 1, "b": 1, "c": 1}
+
+    def __init__(self, inside: bool) -> None:
+        self.NEXT = {"start": ["b", "a"], "a": ["x2", "c"], "b": ["x3"]} if inside else \
+            {"start": ["a", "b"], "a": ["x2"], "b": ["x3"]}
+
+    def initial_state(self) -> str:
+        return "start"
+
+    def to_move(self, state: str) -> str:
+        return "A" if state == "start" else "B"
+
+    def actions(self, state: str) -> list[str]:
+        return self.NEXT[state]
+
+    def result(self, state: str, move: str) -> str:
+        return move
+
+    def is_terminal(self, state: str) -> bool:
+        return state not in self.NEXT
+
+    def utility(self, state: str, player: str) -> int:
+        return 1 if (state in ("x2", "c")) == (player == "A") else -1
+
+    def tier(self, state: str) -> int:
+        return int(state[1]) if state.startswith("x") else self.TIERS[state]
+
+    def position(self, state: str) -> str:
+        return state[0]
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_one_position_met_in_two_tiers_from_two_chunks_is_an_error(monkeypatch: pytest.MonkeyPatch,
+                                                                   inside: bool) -> None:
+    """Without the sample of states, a key given one tier by one chunk and another by the next
+    stops the solve in words (it was merged into the first tier without a word); with
+    `position` the whole state, the two routes solve: A wins by a, as by hand."""
+    from searchers.results import SearchError
+    from searchers.strong.graph import PositionSampler
+
+    game = TwoRoutes(inside)
+    monkeypatch.setattr(PositionSampler, "see", lambda self, key, state: None)
+    with pytest.raises(SearchError, match="one position was found in two tiers"):
+        solve_strong(game, tiers=True)
+    monkeypatch.setattr(TwoRoutes, "position", lambda self, state: state)
+    solved = solve_strong(game, tiers=True)
+    assert (solved.value, solved.best_move, solved.positions) == (1, "a", 6 if inside else 5)
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_a_stopped_solve_stops_its_workers_and_leaves_a_refused_tablebase(tmp_path: Path, how: str) -> None:
     """Ctrl-C (SIGINT to the terminal's process group), or SIGTERM to the solve alone (as `kill
