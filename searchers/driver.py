@@ -166,7 +166,8 @@ def _depth_first(
     # A position repeats on the line of play when its ``position`` does: a field the position
     # leaves out (a move counter) must not hide a repetition.
     at_position = position_key(game, False)
-    key_is_position = key_of == at_position  # bound methods: equal, not the same object
+    # The table's key where it is not the position (under symmetry), else None.
+    other_key = None if key_of == at_position else key_of  # bound methods: equal, not the same object
     # A key that merges the states of one position trusts the game's `position`: the first
     # merges are checked (both states' moves and the positions they lead to, along a line of
     # play to the end), as the strong solver checks a sample of the states it merges.
@@ -251,7 +252,7 @@ def _depth_first(
                 ply_limit = min(max_depth, stack.grow(ply))
             hint = key = None
             if table is not None:
-                key = here if key_is_position else key_of(state)
+                key = here if other_key is None else other_key(state)
                 if hints:
                     hint = hints.get(key)
                 # What this node's search adds to these, to tell whether it may be stored.
