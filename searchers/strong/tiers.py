@@ -470,10 +470,10 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     for place in reversed(range(len(tiers))):
         tier_graph = upcoming
         report.tier, report.offset = tier_graph.tier, totals.positions
-        if runner.part_files and not writer.parts:  # written by now: the workers made them at their start
+        runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
+        if runner.part_files and not writer.parts:  # made by now: each worker makes its file before it answers
             for part_file in runner.part_files:
                 writer.attach(part_file)
-        runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
         solution = Solution([], array("q"), array("q"))
         solving = solve_tier(tier_graph, ahead.answers(), runner, chance, tolerance, report, positions, solution)
         if rows:

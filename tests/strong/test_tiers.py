@@ -90,6 +90,30 @@ def test_a_worker_slow_to_read_a_graph_still_finds_its_file(whole_graph: Path, t
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
 
 
+def test_a_worker_slow_to_start_still_has_its_part_file_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker makes its part file as it starts; the main process reads them once the
+    positions are found.  On a small game, where the second worker is given no position to
+    expand, that can come first: here it takes a fifth of a second to make its file (reading
+    it before failed: "unable to open database file").  Nim (1, 2): the first player wins (1
+    xor 2 is not 0), and the rows are those of one process."""
+    import time
+    import searchers.strong.workers as workers_module
+
+    class SlowWriter(workers_module.TablebaseWriter):  # type: ignore[misc, name-defined]
+        def __init__(self, path: Any, *args: Any, **kwargs: Any) -> None:
+            if str(path).endswith("part1"):
+                time.sleep(0.2)
+            super().__init__(path, *args, **kwargs)
+
+    nim = str(ROOT / "games" / "nim.gdl")
+    factory = partial(gdl.load, nim, piles=(1, 2))
+    alone = solve_strong(factory(), out=tmp_path / "one.sqlite")
+    monkeypatch.setattr(workers_module, "TablebaseWriter", SlowWriter)  # the workers are forked with it
+    shared = solve_strong(factory(), out=tmp_path / "two.sqlite", workers=2, factory=factory)
+    assert alone.value == shared.value == 1
+    assert table(tmp_path / "two.sqlite") == table(tmp_path / "one.sqlite")
+
+
 def test_workers_part_files_are_read_under_a_name_with_uri_characters(whole_graph: Path, tmp_path: Path) -> None:
     """A tablebase named with `#`, `?` and `%` (which a URI would read otherwise) gets the same
     rows from two workers, and opens for reading."""
