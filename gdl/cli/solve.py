@@ -111,12 +111,13 @@ class ProgressLine:
             clear_status()
 
 
-def verdict(game: Any, value: Any, exact: bool) -> str:
-    """The value in words: from the first player's view, or every player's payoff."""
+def verdict(game: Any, value: Any, exact: bool, chance: bool | None = None) -> str:
+    """The value in words: from the first player's view, or every player's payoff; an
+    expected value where the game has dice (``chance``; by default, where it declares them)."""
     if isinstance(value, dict):
         return f"{'payoffs' if exact else 'estimated payoffs'} {value_text(value)}"
     first, second = game.players[0], game.players[1] if len(game.players) > 1 else "the opponent"
-    if getattr(game, "has_chance", False):
+    if _has_chance(game) if chance is None else chance:
         return f"expected value {number_text(value)} for {first}"
     if not exact:
         leaning = first if value > 0 else second if value < 0 else "neither player"
@@ -397,7 +398,13 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     """The figures of a strong solve for people."""
     note = "" if result.exact else f"  [not exact: value iteration, largest last change {result.residual:.2g}]"
-    lines = [f"{game.title}: {verdict(game, result.value, result.exact or not _has_chance(game))}{note}"]
+    if result.remoteness is None and result.best_move is not None and not result.has_chance:
+        # No end to reach: the value is the score the game gives a play that never ends.
+        headline = (f"never ends with perfect play: the `repetition` score, {number_text(result.value)} "
+                    f"for {game.players[0]}")
+    else:
+        headline = verdict(game, result.value, result.exact or not result.has_chance, result.has_chance)
+    lines = [f"{game.title}: {headline}{note}"]
     if result.best_move is not None:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
     elif result.to_move is None and result.move_values:

@@ -93,6 +93,8 @@ class StrongResult:
     ``residual`` is the largest change of the last sweep.  ``outcomes`` counts the positions by
     value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
     decide).  ``table`` holds every position's answer when the solve was made in memory.
+    ``has_chance`` tells whether a chance node was met (a game may declare dice it never throws:
+    then it is solved, remoteness too, as a game without).
     """
 
     value: Value
@@ -111,6 +113,7 @@ class StrongResult:
     tolerance: float = DEFAULT_TOLERANCE
     residual: float = 0.0
     table: SolvedTable | None = field(default=None, repr=False)
+    has_chance: bool = False
 
 
 class Reporter:
@@ -203,7 +206,7 @@ def summarize(
         exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
-        stats=stats, tolerance=tolerance, residual=solution.residual, table=table,
+        stats=stats, tolerance=tolerance, residual=solution.residual, table=table, has_chance=graph.has_chance,
     )
 
 
@@ -263,6 +266,7 @@ def solve_in_memory(
         report("discovering", step.expanded)
 
     graph = discover(game, progress=growing)
+    graph.has_chance = CHANCE in graph.kind  # dice declared but never thrown: solved as a game without
     report.positions = graph.size
     discovered = perf_counter()
     solution = solve_graph(graph, tolerance, report)

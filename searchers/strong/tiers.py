@@ -579,6 +579,7 @@ def solve_by_tiers(
         scratch.tier(game.tier(start))[start_key] = runner.seed(game.tier(start), start_key, start)
         tiers = []
         positions = 0
+        chance = False  # whether a chance node was met: a game may declare dice it never throws
         tier = scratch.next_tier()
         found: tuple[TierGraph, list[bytes]] | None = None  # the tier before, to put in order and keep
         while tier is not None:
@@ -587,17 +588,17 @@ def solve_by_tiers(
             found = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report, meanwhile)
             tiers.append(tier)
             positions += len(found[0].kind)
+            chance = chance or CHANCE in found[0].kind
             tier = scratch.next_tier()
         if found is not None:
             _keep_in_order(scratch, *found)
         discovered = perf_counter()
         totals = _Totals()
-        chance = has_chance(game)
         report.positions = positions
         _solve_backward(tiers, scratch, runner, writer, totals, chance, tolerance, report, positions)
         writer.absorb()
         finished = perf_counter()
-        result = _result(game, start, start_key, writer, totals, tolerance, StrongStats(
+        result = _result(game, start, start_key, writer, totals, tolerance, chance, StrongStats(
             seconds=finished - started,
             positions_per_second=totals.positions / (finished - started) if finished > started else 0.0,
             discover_seconds=discovered - started, solve_seconds=finished - discovered,
@@ -627,8 +628,9 @@ def _remove_leftovers(out: Path) -> None:
 
 
 def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, totals: _Totals,
-            tolerance: float, stats: StrongStats) -> StrongResult:
-    """The StrongResult of a solve by tiers: the start's answers read back from the tablebase."""
+            tolerance: float, chance: bool, stats: StrongStats) -> StrongResult:
+    """The StrongResult of a solve by tiers: the start's answers read back from the tablebase
+    (``chance``: whether a chance node was met)."""
     position = position_of(game)
     if game.is_terminal(start):
         children = []
@@ -646,6 +648,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
         game, start, kind, [found[k][0] for k in keys], [found[k][1] for k in keys],
         value=value, remoteness=remoteness, best=best, exact=totals.exact,
         method=method_text(totals.methods), positions=totals.positions, terminal=totals.terminal,
-        outcomes=totals.outcomes, max_remoteness=None if has_chance(game) else totals.max_remoteness,
-        stats=stats, tolerance=tolerance, residual=totals.residual, table=None,
+        outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
+        stats=stats, tolerance=tolerance, residual=totals.residual, table=None, has_chance=chance,
     )

@@ -520,3 +520,52 @@ def test_a_tablebase_that_cannot_be_opened_is_a_plain_error(tmp_path: Path, monk
     monkeypatch.setattr(tablebase_module.sqlite3, "connect", unopenable)
     with pytest.raises(TablebaseError, match=r"the tablebase cannot be read \(unable to open database file\)"):
         TablebaseReader(out)
+
+
+TAKE_ONE_OR_TWO = """
+game "Take"
+players First, Second
+param stones = 4
+state:
+    pile = stones
+    mover = First
+to_move = mover
+moves = [n for n in [1, 2] if n <= pile]
+result(n):
+    pile -= n
+    mover = other(mover)
+terminal = pile == 0
+utility = 1 if mover == Second else -1
+"""
+
+
+@pytest.mark.parametrize("how", [[], ["--workers", "1"], ["--workers", "2"]], ids=["memory", "tiers", "workers"])
+def test_dice_declared_but_never_thrown_leave_a_game_without_chance(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, how: list[str]) -> None:
+    """A take-away game (1 or 2 from 4) that declares `outcomes` but never lets the dice roll is
+    solved as the game without them: by hand, First takes 1 and wins in 3 plies (Second
+    delays: takes 1, First takes the last 2); taking 2 loses in 1 more. The remoteness was
+    null, and the verdict an expected value."""
+    path = tmp_path / "take.gdl"
+    path.write_text(TAKE_ONE_OR_TWO + "outcomes = [(1, 1)]\n" + ("tier = stones - pile\n" if how else ""))
+    status, out, _ = run(capsys, "solve", str(path), "--strong", "--json", *how)
+    solved = json.loads(out)
+    assert status == 0 and solved["value"] == 1 and solved["exact"] is True
+    assert (solved["remoteness"], solved["max_remoteness"], solved["move_remoteness"]) == (3, 3, {"1": 2, "2": 1})
+    status, out, _ = run(capsys, "solve", str(path), "--strong", *how)
+    assert out.splitlines()[0] == "Take: First wins (value 1)"
+    assert "(the game ends in 3 plies with perfect play)" in out
+
+
+def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Take-away with a pass: a player facing 3 stones passes (taking 1 or 2 leaves the other
+    the rest to take), so from 4 no one can force a win, perfect play passes for ever, and the
+    value is the `repetition` score, 1 here: the headline said "First wins (value 1)"."""
+    path = tmp_path / "pass.gdl"
+    path.write_text(TAKE_ONE_OR_TWO.replace("moves = [n for n in [1, 2] if n <= pile]",
+                                            'moves = [n for n in [1, 2] if n <= pile] + ["pass"]')
+                    .replace("    pile -= n\n", '    pile -= 0 if n == "pass" else n\n') + "repetition = 1\n")
+    status, out, _ = run(capsys, "solve", str(path), "--strong")
+    assert status == 0
+    assert out.splitlines()[0] == "Take: never ends with perfect play: the `repetition` score, 1 for First"
+    assert "ends in" not in out.splitlines()[1]
