@@ -132,7 +132,8 @@ def _unfinished_children(game: Any, state: Any, dice: random.Random) -> Iterator
 
 def _endless_line(game: Any, dice: random.Random, max_moves: int, budget: int) -> Any | None:
     """The last state of a line of `max_moves` moves that reaches neither a terminal state nor any
-    state twice, or None when none is found among `budget` states.
+    position twice (a state, where the game declares no `position`: a search finds a repetition
+    by the position), or None when none is found among `budget` states.
 
     Random play may end almost surely while some line never does (a move that could be played
     forever beside one that ends the game); a search follows every line, so it would follow that
@@ -141,7 +142,8 @@ def _endless_line(game: Any, dice: random.Random, max_moves: int, budget: int) -
     root = game.initial_state()
     if game.is_terminal(root):
         return None
-    seen = {root}
+    position = game.position if getattr(game, "has_position", False) else None
+    seen = {root if position is None else position(root)}
     line = [root]
     pending = [_unfinished_children(game, root, dice)]
     while pending and len(seen) < budget:
@@ -149,8 +151,8 @@ def _endless_line(game: Any, dice: random.Random, max_moves: int, budget: int) -
         if child is None:
             pending.pop()
             line.pop()
-        elif child not in seen:
-            seen.add(child)
+        elif (here := child if position is None else position(child)) not in seen:
+            seen.add(here)
             line.append(child)
             if len(line) > max_moves:
                 return child
@@ -162,10 +164,11 @@ def _check_every_line_ends(game: Any, dice: random.Random, max_moves: int, findi
     """A line of play that never ends, even where random play always does, is a problem."""
     reached = _endless_line(game, dice, max_moves, budget=_LINE_SEARCH_STATES_PER_MOVE * max_moves)
     if reached is not None:
+        though = ", though the random games all ended" if findings.terminals == findings.games else ""
         findings.add(
-            f"a line of play goes {max_moves} moves without ending or repeating a state, though the random "
-            f"games all ended: a search would follow it without end (can `terminal` be put off forever? "
-            f"use --max-moves for longer games); it reached:\n{_shown(game, reached)}"
+            f"a line of play goes {max_moves} moves without ending or repeating a position{though}: a search "
+            f"would follow it without end (can `terminal` be put off forever? use --max-moves for longer "
+            f"games); it reached:\n{_shown(game, reached)}"
         )
 
 

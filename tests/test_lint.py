@@ -160,7 +160,7 @@ def test_a_line_of_play_that_never_ends_is_reported_though_random_games_end(tmp_
     path.write_text(ENDLESS)
     assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "a line of play goes 50 moves without ending or repeating a state, though the random games all ended" in err
+    assert "a line of play goes 50 moves without ending or repeating a position, though the random games all ended" in err
     assert "    n = 50\n    done = false" in err  # fifty times move 0
     assert "1 problem found in 50 random games" in err and "50 ended" in err
 
@@ -170,6 +170,30 @@ def test_a_game_that_goes_on_only_by_repeating_states_passes(tmp_path: Path, cap
     path = tmp_path / "repeats.gdl"
     path.write_text(ENDLESS.replace("        n += 1", "        n = 1 - n"))
     assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
+
+
+def test_a_game_that_goes_on_only_by_repeating_positions_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Move 0 counts up a field the `position` leaves out: the position repeats at once, which
+    a search scores by the repetition rule, so no line goes on for ever (it was reported as one).
+    Without `position`, the same game is reported."""
+    path = tmp_path / "counts.gdl"
+    path.write_text(ENDLESS + "position = done\n")
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
+    path.write_text(ENDLESS)
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+
+
+def test_an_endless_line_is_not_said_to_be_one_random_games_all_ended_when_they_did_not(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Move 0 of the endless game also lowers a `tier`: random games stop at that error, not at
+    an end, and the endless line is reported without "though the random games all ended"."""
+    path = tmp_path / "endless.gdl"
+    path.write_text(ENDLESS + "tier = 0 - n\n")
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "goes from tier 0 down to tier -1" in err
+    assert "a line of play goes 50 moves without ending or repeating a position: a search would follow it" in err
+    assert "all ended" not in err and "in 50 random games, 27 moves, 27 ended" in err  # the others stopped at the tier
 
 
 THREE = """\
