@@ -70,3 +70,55 @@ def test_when_moves_are_numbers_a_typed_number_is_always_a_move_name() -> None:
     done = play("games/connect.gdl", "-p", "rows=2", "-p", "cols=3", "-p", "k=2", typed="1\n")
     assert "legal moves: 0  1  2" in done.stdout
     assert "X to move> 1\n\n. . .\n. X ." in done.stdout
+
+
+PASS_OR_TAKE = """\
+game "Pass or take"
+players First, Second
+state:
+    pile = 4
+    mover = First
+    passes = 0
+to_move = mover
+moves = [n for n in [1, 2] if n <= pile] + ["pass"]
+result(n):
+    if n == "pass":
+        passes += 1
+    else:
+        pile -= n
+    mover = other(mover)
+terminal = pile == 0
+utility = 1 if mover == Second else -1
+position = (pile, mover)
+"""
+
+
+def test_a_repeated_position_ends_the_game_by_the_repetition_rule(tmp_path) -> None:
+    """Take 1 or 2 from 4, or pass, the passes counted apart from the position: by hand, a
+    player facing 3 stones passes (taking 1 or 2 leaves the other the rest to take), so once
+    First takes 1 both pass, and play went on for ever. The position (3, Second) comes back
+    after two passes: the game ends there, a draw by the `repetition` rule (0, as no
+    `repetition` is written), watched with the searchers and with the tablebase."""
+    path = tmp_path / "pass.gdl"
+    path.write_text(PASS_OR_TAKE)
+    watched = play(str(path), "--as", "none", typed="")
+    db = tmp_path / "pass.sqlite"
+    solved = subprocess.run([sys.executable, "-m", "gdl", "solve", str(path), "--strong", "--out", str(db)],
+                            capture_output=True, text=True, timeout=120)
+    assert solved.returncode == 0, solved.stderr
+    perfect = play(str(path), "--as", "none", "--tablebase", str(db), typed="")
+    for done in (watched, perfect):
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count(" plays pass") == 2
+        assert done.stdout.endswith("The position repeats: the game ends by its `repetition` rule.\n"
+                                    "Game over: a draw (First scores 0).\n")
+    assert "plays pass  (no end with perfect play: the `repetition` score, 0 for First, from the tablebase)" \
+        in perfect.stdout
+
+
+def test_a_position_met_again_through_the_dice_does_not_end_the_game() -> None:
+    """Pig to 3: a player who rolls a 1 passes the turn with the scores unchanged, so positions
+    come back through the dice; the game still plays to a winner."""
+    done = play("games/pig.gdl", "-p", "goal=3", "--as", "none", "--seed", "3", "--depth", "4", typed="")
+    assert done.returncode == 0, done.stderr
+    assert "repetition" not in done.stdout and "Game over: " in done.stdout and " wins" in done.stdout

@@ -114,17 +114,34 @@ class Match:
         self.say()
         self.say(self.game.display(self.state))
 
-    def finish(self) -> None:
-        """Announce the result of a terminal state."""
+    def repeated(self) -> bool:
+        """Whether the position came before on this line of play with no dice rolled since:
+        the game ends there, scored by its `repetition` rule, as the searchers score it (a
+        position met again through the dice is luck, not a cycle of the players' choosing)."""
+        game = self.game
+        position = game.position if getattr(game, "has_position", False) else None
+        here = self.state if position is None else position(self.state)
+        for earlier in reversed(self.history[:-1]):
+            if getattr(game, "has_chance", False) and game.is_chance(earlier):
+                return False
+            if (earlier if position is None else position(earlier)) == here:
+                return True
+        return False
+
+    def finish(self, repeated: bool = False) -> None:
+        """Announce the result of a terminal state, or of a position ``repeated``."""
         players = self.game.players
+        score = self.game.repetition_utility if repeated else self.game.utility
+        if repeated:
+            self.say("The position repeats: the game ends by its `repetition` rule.")
         if not is_two_player_zero_sum(self.game):
-            payoffs = {p: self.game.utility(self.state, p) for p in players}
+            payoffs = {p: score(self.state, p) for p in players}
             best = max(payoffs.values())
             ahead = [str(p) for p in players if payoffs[p] == best]
             words = f"{ahead[0]} wins" if len(ahead) == 1 else f"{' and '.join(ahead)} share the lead"
             self.say(f"Game over: {words} (payoffs {value_text(payoffs)}).")
             return
-        value = self.game.utility(self.state, players[0])
+        value = score(self.state, players[0])
         if value > 0:
             words = f"{players[0]} wins"
         elif value < 0:
@@ -152,6 +169,8 @@ class Match:
         first, second = game.players[0], game.players[1]
         if getattr(game, "has_chance", False):
             words = f"expected value {number_text(value)} for {first}"
+        elif remoteness is None:
+            words = f"no end with perfect play: the `repetition` score, {number_text(value)} for {first}"
         elif value == 0:
             words = "a draw" + ("" if remoteness is None else f", over in {remoteness}")
         else:
@@ -273,6 +292,9 @@ class Match:
             self.show_state()
             if game.is_terminal(self.state):
                 self.finish()
+                return 0
+            if self.repeated():
+                self.finish(repeated=True)
                 return 0
             if getattr(game, "has_chance", False) and game.is_chance(self.state):
                 self.roll()
