@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import operator
 import sys
+from collections.abc import Sequence
 from fractions import Fraction
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Callable, cast
@@ -77,17 +78,29 @@ class BaseGame:
         return to_text(state)
 
     def parse_move(self, state: State, text: str) -> Any:
-        """The legal move in `state` that prints as `text` (spaces and brackets aside)."""
+        """The legal move in `state` that prints as `text` (spaces, brackets and case aside)."""
+        return self._named(text, self.actions(state), "a legal move here; the legal moves are")
+
+    def parse_outcome(self, state: State, text: str) -> Any:
+        """The outcome of the dice at chance node `state` that prints as `text` (spaces,
+        brackets and case aside, as for a move)."""
+        outcomes = [outcome for outcome, _ in self.chance_outcomes(state)]
+        return self._named(text, outcomes, "an outcome of the dice here; they are")
+
+    def _named(self, text: str, moves: Sequence[Any], what: str) -> Any:
+        """The one of `moves` that prints as `text`; else an error saying it is not `what`."""
         wanted = _normal(text)
-        moves = self.actions(state)
         for move in moves:
             if _normal(self.format_move(move)) == wanted:
                 return move
-        legal = ", ".join(self.format_move(m) for m in moves)
-        raise GdlError(f"`{text}` is not a legal move here; the legal moves are: {legal}")
+        raise GdlError(f"`{text}` is not {what}: {', '.join(self.format_move(m) for m in moves)}")
 
     def actions(self, state: State) -> tuple[Any, ...]:  # pragma: no cover - overridden
         """The legal moves in `state`, in a stable order."""
+        raise NotImplementedError
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Any, Number], ...]:  # pragma: no cover - overridden
+        """The outcomes of the dice at chance node `state`, each with its probability."""
         raise NotImplementedError
 
 

@@ -43,21 +43,13 @@ def play_moves(base: Tablebase, moves: list[str]) -> Any:
     for number, text in enumerate(moves, start=1):
         if game.is_terminal(state):
             raise GdlTablebaseError(f"move {number} (`{text}`): the game is already over", file=str(base.path))
-        if getattr(game, "has_chance", False) and game.is_chance(state):
-            outcomes = [outcome for outcome, _ in game.chance_outcomes(state)]
-            named = {move_text(game, o).replace(" ", ""): o for o in outcomes}
-            if text.replace(" ", "") not in named:
-                raise GdlTablebaseError(
-                    f"move {number}: `{text}` is not an outcome of the dice here; they are: "
-                    + ", ".join(move_text(game, o) for o in outcomes), file=str(base.path))
-            move = named[text.replace(" ", "")]
-        else:
-            try:
-                move = game.parse_move(state, text)
-            except GdlTablebaseError:
-                raise
-            except Exception as error:
-                raise GdlTablebaseError(f"move {number}: {getattr(error, 'message', error)}", file=str(base.path)) from None
+        chance = getattr(game, "has_chance", False) and game.is_chance(state)
+        try:
+            move = game.parse_outcome(state, text) if chance else game.parse_move(state, text)
+        except GdlTablebaseError:
+            raise
+        except Exception as error:
+            raise GdlTablebaseError(f"move {number}: {getattr(error, 'message', error)}", file=str(base.path)) from None
         state = game.result(state, move)
     return state
 

@@ -569,3 +569,36 @@ def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.Capture
     assert status == 0
     assert out.splitlines()[0] == "Take: never ends with perfect play: the `repetition` score, 1 for First"
     assert "ends in" not in out.splitlines()[1]
+
+
+COIN_DUEL = """
+game "Coin duel"
+players A, B
+symbols heads, tails, nobody
+state:
+    flipped = false
+    winner = nobody
+to_move = chance if flipped else A
+moves = ["flip"]
+outcomes = [(heads, 1 / 2), (tails, 1 / 2)]
+result(m):
+    if m == "flip":
+        flipped = true
+    else:
+        winner = A if m == heads else B
+terminal = winner != nobody
+utility = 1 if winner == A else -1
+"""
+
+
+def test_an_outcome_of_the_dice_is_typed_as_a_move_is(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Spaces, brackets and case do not count in an outcome of the dice, as in a move: `HEADS`
+    after `Flip` is A's win (1), `(tails)` B's (-1); a face that is not one is refused, naming
+    those that are."""
+    path, out = tmp_path / "duel.gdl", tmp_path / "duel.sqlite"
+    path.write_text(COIN_DUEL)
+    assert run(capsys, "solve", str(path), "--strong", "--out", str(out))[0] == 0
+    assert [json.loads(run(capsys, "query", str(out), "Flip", face, "--json")[1])["value"]
+            for face in ("HEADS", "(tails)", " Heads ")] == [1, -1, 1]
+    status, _, err = run(capsys, "query", str(out), "flip", "edge")
+    assert status == 1 and "move 2: `edge` is not an outcome of the dice here; they are: heads, tails" in err
