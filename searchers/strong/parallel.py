@@ -38,13 +38,30 @@ Factory = Callable[[], Game]
 _CHUNK = 2_000
 _CHUNKS_PER_WORKER = 4
 
+# Positions a chunk expands at most, those its moves find inside the tier included (``Closure``).
+_CLOSURE_LIMIT = 8_000
+
 ChunkExpansion = tuple[bytearray, IntArray, dict[int, Value], dict[int, list[Value]], list[Value | None],
-                       list[bytes], IntArray, list[Any]]
+                       list[bytes], IntArray, list[Any], list[bytes]]
 """A chunk's expansion: for each position in order its kind, number of moves, and (by its index
 in the chunk) its score if finished and its outcomes' probabilities at a chance node, and its
 repetition score (None if finished or where the game has no rule); then for each move in order
 its child's key, tier and state (pickled from a worker; None where the chunk gave the same
-position before)."""
+position before); last, the keys of the positions expanded past the chunk's own, found by its
+moves inside the tier (``Closure``), whose answers follow those of the chunk's own."""
+
+
+class Closure:
+    """Leave to a chunk the positions its moves find inside the tier: in a tier such as Pig's
+    (a turn's rolls, one after the other), a round of expansion a roll costs a round trip
+    to the workers each, and keeps them waiting.  A child inside the tier is expanded in the
+    same chunk unless it is one of the round's ``seeds`` (another chunk's, or this one's), was
+    expanded here before (``claimed``: by this process, in this tier) or the chunk has grown to
+    ``limit`` positions; the main process drops a position two processes expanded both."""
+
+    def __init__(self, seeds: set[bytes], claimed: set[bytes], limit: int = _CLOSURE_LIMIT) -> None:
+        """Expand past the round's ``seeds``, never twice what this process ``claimed``."""
+        self.seeds, self.claimed, self.limit = seeds, claimed, limit
 
 # This process's copy of each game, by its factory's pickle, and the sampler that checks its
 # positions (Ray tasks run one after another in a process).
@@ -74,20 +91,25 @@ def _game_for(factory_bytes: bytes) -> tuple[Game, PositionSampler]:
     return found
 
 
-def expand_chunk(factory_bytes: bytes, tier: int, states: list[bytes]) -> ChunkExpansion:
+def expand_chunk(factory_bytes: bytes, tier: int, states: list[bytes], seeds: set[bytes] | None
+                 ) -> ChunkExpansion:
     """Expand pickled states of ``tier`` with the game the pickled factory builds (in a
-    worker); the children come back pickled."""
+    worker), and, given the round's ``seeds``, the positions found inside the tier
+    (``Closure``); the children come back pickled."""
     game, sampler = _game_for(factory_bytes)
-    expansion: ChunkExpansion = expand_states(game, sampler, tier, [pickle.loads(s) for s in states], pickled=True)
+    closure = None if seeds is None else Closure(seeds, set())
+    expansion: ChunkExpansion = expand_states(game, sampler, tier, [pickle.loads(s) for s in states], pickled=True,
+                                              closure=closure)
     return expansion
 
 
 @typeguard_ignore
-def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[Any], pickled: bool = False
-                  ) -> ChunkExpansion:
-    """The expansion of ``states``, all of ``tier`` (see ``ChunkExpansion``); the children
-    pickled if ``pickled``.  ``sampler`` is the process's for the whole solve: a position is
-    met again in other chunks."""
+def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[Any], pickled: bool = False,
+                  closure: Closure | None = None) -> ChunkExpansion:
+    """The expansion of ``states``, all of ``tier`` (see ``ChunkExpansion``), and with a
+    ``closure`` of the positions they find inside the tier; the children pickled if
+    ``pickled``.  ``sampler`` is the process's for the whole solve: a position is met again in
+    other chunks."""
     first_player = game.players[0]
     chance = has_chance(game)
     is_chance, chance_outcomes = (game.is_chance, game.chance_outcomes) if chance else (None, None)
@@ -107,6 +129,10 @@ def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[
     tiers = array("q")
     children: list[Any] = []
     sent: set[bytes] = set()
+    extra: list[bytes] = []
+    states = list(states)  # grown by the closure, as the loop goes
+    seeds, claimed = (closure.seeds, closure.claimed) if closure is not None else (set(), set())
+    room = 0 if closure is None else closure.limit - len(states)
     for node, state in enumerate(states):
         if is_terminal(state):
             kinds.append(TERMINAL)
@@ -143,7 +169,12 @@ def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[
             else:
                 sent.add(key)
                 children.append(dumps(child, protocol) if pickled else child)
-    return kinds, counts, utilities, probabilities, repetitions, keys, tiers, children
+                if child_tier == tier and room > 0 and key not in seeds and key not in claimed:
+                    claimed.add(key)
+                    states.append(child)
+                    extra.append(key)
+                    room -= 1
+    return kinds, counts, utilities, probabilities, repetitions, keys, tiers, children, extra
 
 
 _STOPS = {signal.SIGINT, signal.SIGTERM}
@@ -210,23 +241,28 @@ class Runner:
         """Work with ``game`` itself, in this process."""
         self.game = game
         self.sampler = PositionSampler(game)
+        self.claimed: dict[int, set[bytes]] = {}  # by tier: the positions expanded past the chunks (``Closure``)
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """The state of position ``key`` (of ``tier``) as the runner keeps it in a frontier."""
         return state
 
-    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None, closed: bool = False
                ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of ``seeds`` of ``tier``, a chunk at a time: the chunk's keys and its
-        expansion, whose children are kept as ``seed`` keeps them.  ``meanwhile`` is called
+        expansion, whose children are kept as ``seed`` keeps them; ``closed``, with the
+        positions each chunk finds inside the tier (``Closure``).  ``meanwhile`` is called
         once, as soon as the work is under way (here, before it: this process does it)."""
         if meanwhile is not None:
             meanwhile()
+        closure = Closure({key for key, _ in seeds}, self.claimed.setdefault(tier, set())) if closed else None
         for chunk in chunked(seeds, self.workers):
-            yield [key for key, _ in chunk], expand_states(self.game, self.sampler, tier, [state for _, state in chunk])
+            yield [key for key, _ in chunk], expand_states(self.game, self.sampler, tier, [state for _, state in chunk],
+                                                           closure=closure)
 
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""
+        self.claimed.pop(tier, None)
 
     def next_tier(self, graph_file: Path) -> None:
         """The file holding the graph of the tier to solve after the one at work
@@ -291,16 +327,21 @@ class RayRunner(Runner):
         """The state pickled."""
         return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
 
-    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None, closed: bool = False
                ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
         """The expansion of every chunk, in order, each as soon as it is ready; ``meanwhile``
         called once the tasks are submitted."""
         chunks = chunked(seeds, self.workers)
-        tasks = [self.expand_task.remote(self.factory, tier, [state for _, state in chunk]) for chunk in chunks]
+        round_seeds = {key for key, _ in seeds} if closed else None
+        tasks = [self.expand_task.remote(self.factory, tier, [state for _, state in chunk], round_seeds)
+                 for chunk in chunks]
         if meanwhile is not None:
             meanwhile()
         for chunk, answer in zip(chunks, self._results(tasks)):
             yield [key for key, _ in chunk], answer
+
+    def forget(self, tier: int) -> None:
+        """Nothing is kept of a tier between tasks."""
 
     def solve(self, chunks: Iterable[SolveChunk]) -> Iterator[ChunkSolution]:
         """The solution of every chunk, in order, each as soon as it is ready."""

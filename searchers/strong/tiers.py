@@ -75,6 +75,11 @@ _ANSWERS_KEPT = 500_000
 # Keys of positions of higher tiers looked up at a time while the workers solve a tier.
 _LOOK_SLICE = 8_000
 
+# Positions a round of a tier's expansion holds on average, at most, for the next tier's chunks
+# to expand the positions they find inside it (``Closure``): Pig's hold about 100, Kalah's
+# thousands (so many that a round keeps the workers busy, and a closure costs more than it saves).
+_SMALL_ROUND = 1_000
+
 
 def has_tiers(game: Game) -> bool:
     """Whether the game declares tiers."""
@@ -178,22 +183,26 @@ class Scratch:
 
 
 def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch, report: Reporter,
-                meanwhile: Callable[[], None] | None = None) -> tuple[TierGraph, list[bytes]]:
+                meanwhile: Callable[[], None] | None = None, closed: bool = False
+                ) -> tuple[TierGraph, list[bytes], int]:
     """The forward pass over one tier: expand its positions, a batch of the queued ones at a
-    time, then the positions their moves find inside the tier; queue those of higher tiers.
-    ``meanwhile`` is called once, while the runner is at work on the first batch (the main
-    process puts the tier before in order then).
+    time, then the positions their moves find inside the tier (``closed``: most of them by the
+    chunks that find them, see ``Closure``); queue those of higher tiers.  ``meanwhile`` is
+    called once, while the runner is at work on the first batch (the main process puts the
+    tier before in order then).
 
     A node is numbered when its expansion comes back (the runner may return chunks in any
     order); a move inside the tier points to the child's place in ``found``, the order the
     tier's positions were found, until ``in_solving_order`` numbers the nodes.  The graph
-    and ``found`` are returned for it."""
+    and ``found`` are returned for it, with the number of rounds of work sent to the runner."""
     graph = TierGraph(tier)
     target = graph.target
     found: list[bytes] = []
     local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
     outside = _Outside(graph.external)
     expanded = 0
+    done: set[bytes] = set()  # with ``closed``: the positions expanded so far
+    sent = 0
     rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
     while rounds:
         next_round: Seeds = []
@@ -203,7 +212,19 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                     pending = [(key, state) for key, state in pending if key not in local]
                     local.update(zip([key for key, _ in pending], range(len(found), len(found) + len(pending))))
                 found += [key for key, _ in pending]
-            for chunk_keys, answer in runner.expand(tier, pending, meanwhile):
+            sent += 1
+            for chunk_keys, answer in runner.expand(tier, pending, meanwhile, closed):
+                if answer[8]:
+                    chunk_keys, answer = _expanded_once(chunk_keys, answer, done)
+                    if not local:
+                        local.update(zip(found, range(len(found))))
+                    for key in answer[8]:
+                        if key not in local:
+                            local[key] = len(found)
+                            found.append(key)
+                    expanded += len(answer[8])
+                elif closed:
+                    done.update(chunk_keys)
                 _add_nodes(graph, chunk_keys, answer)
                 if tier in answer[6]:
                     if not local:
@@ -216,11 +237,49 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
             expanded += len(pending)
             report.positions = report.offset + len(found) + len(outside.keys)
             report("discovering", expanded)
+        if done:  # a chunk may have expanded a position found by another one
+            next_round = [(key, state) for key, state in next_round if key not in done]
         rounds = [(next_round, False)] if next_round else []
     if meanwhile is not None:  # no batch at all
         meanwhile()
     runner.forget(tier)
-    return graph, found
+    return graph, found, sent
+
+
+def _expanded_once(chunk_keys: list[bytes], answer: ChunkExpansion, done: set[bytes]
+                   ) -> tuple[list[bytes], ChunkExpansion]:
+    """The keys of a chunk's positions, its own and those it expanded past them (the last of
+    ``answer``), and its answer, without the positions expanded before (``done``, which they
+    join): another process may have found and expanded one of them too."""
+    extra = answer[8]
+    fresh = [key not in done for key in extra]
+    if all(fresh):
+        keys = chunk_keys + extra
+        done.update(keys)
+        return keys, answer
+    kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, children, _ = answer
+    keep = [True] * len(chunk_keys) + fresh
+    node = dict(zip(compress(range(len(keep)), keep), range(len(keep))))  # old number -> new
+    moves_kept = list(chain.from_iterable(map(repeat, keep, counts)))
+    kept_children = list(compress(children, moves_kept))
+    # A chunk gives a child's state with the first move to it: if that move was dropped, with
+    # the first one kept.
+    lost = {key: child for key, child, kept in zip(child_keys, children, moves_kept) if not kept and child is not None}
+    kept_keys = list(compress(child_keys, moves_kept))
+    for place, key in enumerate(kept_keys):
+        if key in lost:
+            if kept_children[place] is None:
+                kept_children[place] = lost[key]
+            del lost[key]
+    keys = chunk_keys + list(compress(extra, fresh))
+    done.update(keys)
+    return keys, (
+        bytearray(compress(kinds, keep)), array("q", compress(counts, keep)),
+        {node[n]: u for n, u in utilities.items() if keep[n]},
+        {node[n]: p for n, p in probabilities.items() if keep[n]},
+        list(compress(repetitions, keep)), kept_keys, array("q", compress(child_tiers, moves_kept)), kept_children,
+        keys[len(chunk_keys):],
+    )
 
 
 def _keep_in_order(scratch: Scratch, graph: TierGraph, found: list[bytes]) -> None:
@@ -581,17 +640,23 @@ def solve_by_tiers(
         positions = 0
         chance = False  # whether a chance node was met: a game may declare dice it never throws
         tier = scratch.next_tier()
-        found: tuple[TierGraph, list[bytes]] | None = None  # the tier before, to put in order and keep
+        found: tuple[TierGraph, list[bytes], int] | None = None  # the tier before, to put in order and keep
+        closed = False  # whether the tier's chunks expand the positions they find inside it
         while tier is not None:
             report.tier, report.offset = tier, positions
-            meanwhile = None if found is None else partial(_keep_in_order, scratch, *found)
-            found = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report, meanwhile)
+            meanwhile = None if found is None else partial(_keep_in_order, scratch, *found[:2])
+            # The tier before found its positions in many small rounds (Pig's rolls): so will
+            # this one, the workers waiting for each, unless its chunks go on past them; and
+            # once they do, while the tiers have moves inside them.
+            closed = found is not None and (not found[0].flat if closed else
+                                            found[2] > 1 and len(found[0].kind) < found[2] * _SMALL_ROUND)
+            found = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report, meanwhile, closed)
             tiers.append(tier)
             positions += len(found[0].kind)
             chance = chance or CHANCE in found[0].kind
             tier = scratch.next_tier()
         if found is not None:
-            _keep_in_order(scratch, *found)
+            _keep_in_order(scratch, *found[:2])
         discovered = perf_counter()
         totals = _Totals()
         report.positions = positions

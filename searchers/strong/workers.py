@@ -42,7 +42,7 @@ from ..protocol import Value
 from ..results import SearchError
 from .graph import ONE_POSITION_TWO_TIERS, IntArray, PositionSampler
 from .parallel import (
-    ChunkExpansion, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
+    ChunkExpansion, Closure, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
 )
 from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
@@ -121,6 +121,7 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             reply: Callable[[tuple[str, Any]], None]) -> None:
     """Answer requests until told to stop: each from ``receive``, answered by ``reply``."""
     kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+    claimed: dict[int, set[bytes]] = {}  # by tier: the positions it expanded past its chunks (``Closure``)
     sampler = PositionSampler(game)
     upcoming: TierGraph  # the graph of the tier to solve next
     tier_at_work: _TierAtWork
@@ -131,9 +132,10 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             return
         try:
             if what == "expand":  # chunks of keys: an answer for each, one after the other
-                _, tier, chunks = request
+                _, tier, chunks, seeds = request
+                closure = None if seeds is None else Closure(set(seeds), claimed.setdefault(tier, set()))
                 for keys in chunks:
-                    reply(("ok", _expand_and_keep(game, sampler, number, tier, keys, kept)))
+                    reply(("ok", _expand_and_keep(game, sampler, number, tier, keys, kept, closure)))
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
@@ -143,6 +145,7 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 reply(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
             elif what == "forget":
                 kept.pop(request[1], None)
+                claimed.pop(request[1], None)
             elif what == "graph":
                 upcoming = TierGraph.from_bytes(Path(request[1]).read_bytes())
             elif what == "tier":
@@ -169,24 +172,24 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
 
 
 def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int, keys: list[bytes],
-                     kept: dict[int, dict[bytes, Any]]) -> ChunkExpansion:
-    """The expansion of the positions ``keys`` of ``tier``, whose states worker ``number`` keeps
-    in ``kept`` (by tier and key): their states let go, their children's kept, and in the
-    answer each child's state replaced by the worker's number (None where the chunk gave the
-    same position before)."""
+                     kept: dict[int, dict[bytes, Any]], closure: Closure | None) -> ChunkExpansion:
+    """The expansion of the positions ``keys`` of ``tier`` (and with a ``closure``, of those
+    they find inside the tier), whose states worker ``number`` keeps in ``kept`` (by tier and
+    key): their states let go, their children's kept, and in the answer each child's state
+    replaced by the worker's number (None where the chunk gave the same position before)."""
     held = kept.get(tier, {})
     try:
         states = [held.pop(key) for key in keys]
     except KeyError:  # kept in another tier: found in two
         raise SearchError(ONE_POSITION_TWO_TIERS) from None
-    answer = expand_states(game, sampler, tier, states)
+    answer = expand_states(game, sampler, tier, states, closure=closure)
     children = answer[7]
     for key, child_tier, child in zip(answer[5], answer[6], children):
         if child is not None:
             kept.setdefault(child_tier, {}).setdefault(key, child)
-    kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, _ = answer
+    kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers, _, extra = answer
     return (kinds, counts, utilities, probabilities, repetitions, child_keys, child_tiers,
-            [None if child is None else number for child in children])
+            [None if child is None else number for child in children], extra)
 
 
 class _TierAtWork:
@@ -261,10 +264,11 @@ class WorkerRunner(Runner):
         self._send(self.connections[0], ("adopt", tier, [key], pickle.dumps([state], pickle.HIGHEST_PROTOCOL)))
         return 0
 
-    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None
+    def expand(self, tier: int, seeds: Seeds, meanwhile: Callable[[], None] | None = None, closed: bool = False
                ) -> Iterator[tuple[list[bytes], ChunkExpansion]]:
-        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready;
-        ``meanwhile`` is called once every worker is sent its chunks.
+        """The expansion of each worker's seeds, a chunk at a time, as the chunks are ready, with
+        the positions each chunk finds inside the tier if ``closed`` (``Closure``: each worker
+        is sent the round's seeds); ``meanwhile`` is called once every worker is sent its chunks.
 
         Each worker is sent all its chunks at once, and answers them one by one without waiting
         for the main process, which reads the answers as they come (a worker's answers wait
@@ -272,10 +276,11 @@ class WorkerRunner(Runner):
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         self._balance(tier, held)
         chunks: dict[int, deque[list[bytes]]] = {}
+        round_seeds = [key for key, _ in seeds] if closed else None
         for number, keys in enumerate(held):
             if keys:
                 chunks[number] = deque(list(chunk) for chunk in chunked(keys, 1))
-                self._send(self.connections[number], ("expand", tier, list(chunks[number])))
+                self._send(self.connections[number], ("expand", tier, list(chunks[number]), round_seeds))
         if meanwhile is not None:
             meanwhile()
         while chunks:

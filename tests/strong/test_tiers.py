@@ -134,10 +134,11 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
 
     expand = workers_module.expand_states
 
-    def noting(game: Any, sampler: Any, tier: int, states: list[Any], pickled: bool = False) -> Any:
+    def noting(game: Any, sampler: Any, tier: int, states: list[Any], pickled: bool = False, closure: Any = None) -> Any:
+        answer = expand(game, sampler, tier, states, pickled, closure)
         with open(tmp_path / f"expanded-{os.getpid()}", "a") as notes:
-            notes.write(f"{len(states)}\n")
-        return expand(game, sampler, tier, states, pickled)
+            notes.write(f"{len(answer[0])}\n")  # the positions expanded
+        return answer
 
     monkeypatch.setattr(workers_module, "expand_states", noting)  # the workers are forked with it
     game = gdl.load(CONNECT, **SMALL_CONNECT)
@@ -161,7 +162,7 @@ def test_a_worker_that_dies_stops_the_solve_with_a_clear_error(tmp_path: Path, m
 
     main, read = os.getpid(), TierGraph.from_bytes
 
-    def dying(*args: Any) -> Any:
+    def dying(*args: Any, **options: Any) -> Any:
         os._exit(3)
 
     def read_or_die(cls: type[TierGraph], data: bytes) -> TierGraph:
@@ -636,13 +637,19 @@ def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: P
     """Kalah's tiers (seeds in the stores) have moves inside them but no cycle: two workers
     solve them a level at a time, small chunks here, each worker learning the answers of the
     levels below that the other found, and write the table of the whole graph solved in
-    memory."""
+    memory.  Each chunk expands the positions its moves find inside the tier, and the two
+    workers find some of the same ones: each is kept once."""
     import searchers.strong.tiers as tiers_module
     from searchers.strong.workers import WorkerRunner
 
     levelled = []
     learned = []  # the parts of the other worker's answers each chunk carried
-    solve_tier, send_range = tiers_module.solve_tier, WorkerRunner._send_range
+    twice = []  # the positions expanded again, by another chunk
+    solve_tier, send_range, expanded_once = tiers_module.solve_tier, WorkerRunner._send_range, tiers_module._expanded_once
+
+    def counting(chunk_keys: list[bytes], answer: Any, done: set[bytes]) -> Any:
+        twice.extend(key for key in answer[8] if key in done)
+        return expanded_once(chunk_keys, answer, done)
 
     def noting(tier_graph: Any, *args: Any) -> Any:
         levelled.append(len(tier_graph.levels) - 1)
@@ -655,13 +662,14 @@ def test_kalah_tiers_solved_in_levels_by_workers_give_the_same_table(tmp_path: P
     monkeypatch.setattr(tiers_module, "solve_tier", noting)
     monkeypatch.setattr(tiers_module, "_SOLVE_CHUNK_LEAST", 1)
     monkeypatch.setattr(WorkerRunner, "_send_range", sending)
+    monkeypatch.setattr(tiers_module, "_expanded_once", counting)
     params = {"pits": 3, "seeds": 2}
     game = gdl.load(ROOT / "games" / "kalah.gdl", **params)
     by_workers = solve_strong(game, out=tmp_path / "workers.sqlite", workers=2,
                               factory=partial(gdl.load, ROOT / "games" / "kalah.gdl", **params))
     solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
     assert by_workers.stats.workers == 2 and max(levelled) > 2
-    assert sum(learned) > 100
+    assert sum(learned) > 100 and twice
     assert table(tmp_path / "workers.sqlite") == table(tmp_path / "whole.sqlite")
 
 
@@ -670,17 +678,26 @@ def test_pig_tiers_solved_in_groups_by_workers_give_the_same_table(tmp_path: Pat
     """Pig's tiers (points banked) have cycles, through the dice, that fall apart into groups,
     one for each pair of scores: two workers solve them in chunks of whole groups, by value
     iteration (to 20 points, 13,376 positions: too many for exact values), and write, to the
-    last bit, the table one process writes."""
+    last bit, the table one process writes.  The first tier's positions are found in 12 rounds
+    (a roll at a time); after it, each chunk goes on to the positions it finds inside the tier,
+    and a tier takes one round."""
     import searchers.strong.tiers as tiers_module
 
     groups: dict[int, int] = {}  # by tier
-    solve_tier = tiers_module.solve_tier
+    rounds: dict[int, int] = {}  # by tier, the rounds of expansion sent to the workers
+    solve_tier, expand_tier = tiers_module.solve_tier, tiers_module.expand_tier
 
     def noting(tier_graph: Any, *args: Any) -> Any:
         groups[tier_graph.tier] = len(tier_graph.groups) - 1
         return solve_tier(tier_graph, *args)
 
+    def counting(tier: int, *args: Any) -> Any:
+        expanded = expand_tier(tier, *args)
+        rounds.setdefault(tier, expanded[2])  # the workers' solve comes first
+        return expanded
+
     monkeypatch.setattr(tiers_module, "solve_tier", noting)
+    monkeypatch.setattr(tiers_module, "expand_tier", counting)
     pig = ROOT / "games" / "pig.gdl"
     game = gdl.load(pig, goal=20)
     by_workers = solve_strong(game, out=tmp_path / "workers.sqlite", workers=2, factory=partial(gdl.load, pig, goal=20))
@@ -691,6 +708,24 @@ def test_pig_tiers_solved_in_groups_by_workers_give_the_same_table(tmp_path: Pat
     # turn banks 2 points or more.
     assert groups[19] == 18
     assert table(tmp_path / "workers.sqlite") == table(tmp_path / "one.sqlite")
+    assert rounds[0] == 12 and set(rounds.values()) == {12, 1}
+
+
+def test_a_position_two_chunks_expanded_is_kept_once_with_the_states_its_moves_gave() -> None:
+    """A chunk's own position p and the position q it expanded past it (found inside the tier),
+    which another chunk expanded before: q is dropped, and its move to r, which gave r's state
+    (the move from p gave None, the chunk having sent the state already), gives it to p's."""
+    from array import array
+
+    import searchers.strong.tiers as tiers_module
+
+    answer = (bytearray([1, 1]), array("q", [2, 1]), {}, {}, [None, None],
+              [b"q", b"r", b"r"], array("q", [3, 4, 4]), [None, None, "state of r"], [b"q"])
+    done = {b"q"}
+    keys, kept = tiers_module._expanded_once([b"p"], answer, done)
+    assert keys == [b"p"] and done == {b"p", b"q"}
+    assert (kept[0], list(kept[1]), kept[5], list(kept[6]), kept[7], kept[8]) == (
+        bytearray([1]), [2], [b"q", b"r"], [3, 4], [None, "state of r"], [])
 
 
 GROUPS = """\
