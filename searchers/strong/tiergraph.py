@@ -40,7 +40,7 @@ class TierGraph:
     """One tier's positions and moves, as the forward pass leaves them for the backward one.
 
     ``target`` holds a local node for a move inside the tier, and ``-1 - i`` for a move to
-    ``external[i]``, a position of a higher tier.
+    ``external[i]``, a position of a higher tier, ``external_tiers[i]``.
 
     ``levels`` cuts a tier with moves inside it but no cycle there into levels solved one after
     the other, each like a flat tier: level 0 holds the nodes whose every move leaves the tier,
@@ -59,6 +59,7 @@ class TierGraph:
     first: IntArray = field(default_factory=lambda: array("q", [0]))
     target: IntArray = field(default_factory=lambda: array("q"))
     external: list[bytes] = field(default_factory=list)
+    external_tiers: IntArray = field(default_factory=lambda: array("q"))
     probabilities: dict[int, list[Value]] = field(default_factory=dict)
     utility: dict[int, Value] = field(default_factory=dict)
     repetition: list[Value | None] = field(default_factory=list)
@@ -126,6 +127,7 @@ def in_solving_order(graph: TierGraph, found: list[bytes]) -> TierGraph:
         old.tier, keys=list(map(old.keys.__getitem__, order)), kind=bytearray(map(old.kind.__getitem__, order)),
         first=array("q", accumulate(map(sub, ends, starts), initial=0)),
         target=array("q", map(renumber.__getitem__, moves)), external=old.external,
+        external_tiers=old.external_tiers,
         probabilities={new_node[n]: p for n, p in old.probabilities.items()},
         utility={new_node[n]: u for n, u in old.utility.items()},
         repetition=list(map(old.repetition.__getitem__, order)),

@@ -199,7 +199,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     target = graph.target
     found: list[bytes] = []
     local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
-    outside = _Outside(graph.external)
+    outside = _Outside(graph.external, tiers=graph.external_tiers)
     expanded = 0
     done: set[bytes] = set()  # with ``closed``: the positions expanded so far
     sent = 0
@@ -437,8 +437,9 @@ class _Known:
     """A tier solved, or being solved, as the tiers below it read it: where each of its
     positions is in its solution."""
 
-    def __init__(self, keys: list[bytes], solution: Solution) -> None:
-        """The tier of positions ``keys``, whose answers ``solution`` holds or will."""
+    def __init__(self, tier: int, keys: list[bytes], solution: Solution) -> None:
+        """Tier ``tier`` of positions ``keys``, whose answers ``solution`` holds or will."""
+        self.tier = tier
         self.where = dict(zip(keys, range(len(keys))))
         self.solution = solution
 
@@ -452,22 +453,23 @@ class _Known:
 
 
 class _LookAhead:
-    """The answers of positions of higher tiers a tier reaches (``keys``), found while the tier
-    above it is being solved (the last of ``known``), a slice at a time (``step``), and given
-    once it is solved (``answers``).  Found in the tiers solved before it (``known``, the oldest
-    first), else in the tablebase (the workers' part files among it, which they never lock
+    """The answers of positions of higher tiers a tier reaches (``keys``, of ``tiers``), found
+    while the tier above it is being solved (the last of ``known``), a slice at a time
+    (``step``), and given once it is solved (``answers``).  Found in the tiers solved before it
+    (``known``), else in the tablebase (the workers' part files among it, which they never lock
     between commits: ``TablebaseWriter.hold_until_commit``).
 
     Most moves reach the tier solved last, so a key is looked for there first, once: where it
     is found, its answer is read from that tier's solution when asked for.  A slice is looked
     up at C speed (``map``, ``compress``), -1 marking a key not found (an index, but
-    overwritten); a slice takes a few milliseconds, less than a chunk of the workers'."""
+    overwritten); the others are looked for in their own tiers (Pig's holds reach dozens); a
+    slice takes a few milliseconds, less than a chunk of the workers'."""
 
-    def __init__(self, keys: list[bytes], known: deque[_Known], writer: TablebaseWriter) -> None:
-        """Find the answers of ``keys``."""
-        self.keys, self.writer = keys, writer
+    def __init__(self, keys: list[bytes], tiers: IntArray, known: deque[_Known], writer: TablebaseWriter) -> None:
+        """Find the answers of ``keys``, of ``tiers``."""
+        self.keys, self.tiers, self.writer = keys, tiers, writer
         self.latest: _Known | None = known[-1] if known else None
-        self.older = list(known)[-2::-1]  # the newest first
+        self.older = {solved.tier: solved for solved in list(known)[:-1]}
         self.done = 0  # keys looked up so far
         self.places: list[int] = []  # each key's index in the latest tier, or -1
         self.found: list[int] = []  # the indices in ``keys`` of those found elsewhere, with their answers:
@@ -481,16 +483,21 @@ class _LookAhead:
         keys = self.keys[start:end]
         places = list(map(self.latest.where.get, keys, repeat(-1))) if self.latest else [-1] * len(keys)
         self.places += places
-        missing = list(compress(range(start, end), map((-1).__eq__, places)))
-        missing_keys = list(map(self.keys.__getitem__, missing))
-        for tier in self.older:
-            if not missing:
-                break
-            wheres = list(map(tier.where.get, missing_keys, repeat(-1)))
+        by_tier: dict[int, list[int]] = {}
+        tiers = self.tiers
+        for index in compress(range(start, end), map((-1).__eq__, places)):
+            by_tier.setdefault(tiers[index], []).append(index)
+        missing: list[int] = []
+        for tier, indices in by_tier.items():
+            solved = self.older.get(tier)
+            if solved is None:
+                missing += indices
+                continue
+            wheres = list(map(solved.where.get, map(self.keys.__getitem__, indices), repeat(-1)))
             hits = list(map((-1).__ne__, wheres))
-            self._note(list(compress(missing, hits)), list(compress(wheres, hits)), tier.solution)
-            misses = list(map((-1).__eq__, wheres))
-            missing, missing_keys = list(compress(missing, misses)), list(compress(missing_keys, misses))
+            self._note(list(compress(indices, hits)), list(compress(wheres, hits)), solved.solution)
+            missing += compress(indices, map((-1).__eq__, wheres))
+        missing_keys = list(map(self.keys.__getitem__, missing))
         looked_up = self.writer.lookup(missing_keys)  # in tiers forgotten
         self.found += missing
         self.values += (looked_up[key][0] for key in missing_keys)
@@ -506,7 +513,7 @@ class _LookAhead:
         """The answers of all the keys, in order, once the latest tier is solved."""
         while self.done < len(self.keys):
             self.step()
-        self.older = []  # forgotten by ``known`` too, soon
+        self.older = {}  # forgotten by ``known`` too, soon
         if self.latest is None:  # every key found elsewhere: these are all overwritten
             values: list[Value] = [0] * len(self.keys)
             remoteness = array("q", [0]) * len(self.keys)
@@ -538,7 +545,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         if rows:
             writer.add(rows)  # the tier before's
         _forget_oldest(known, len(tier_graph.kind))
-        known.append(_Known(tier_graph.keys, solution))
+        known.append(_Known(tier_graph.tier, tier_graph.keys, solution))
         level_ends = set(tier_graph.levels)  # there the workers wait for the next level's chunks: no work here
         for _ in solving:
             report("solving", len(solution.value))
@@ -565,7 +572,7 @@ def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known
     graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
     if graph.in_chunks:  # else solved here: a tier of one group with a cycle
         runner.next_tier(scratch.graph_file(tier))
-    return graph, _LookAhead(graph.external, known, writer)
+    return graph, _LookAhead(graph.external, graph.external_tiers, known, writer)
 
 
 def _forget_oldest(known: deque[_Known], coming: int) -> None:
