@@ -182,7 +182,9 @@ def _heights(size: int, parents: list[int], children: list[int]) -> IntArray | N
     while waiting:
         blocked = set(compress(parents, map(waiting.__contains__, children)))
         placed = waiting - blocked
-        if len(placed) * 8 < len(waiting):  # including none: a cycle, or a deep tier
+        if not placed:  # each node left moves to another one left: following the moves must cycle
+            return None
+        if len(placed) * 8 < len(waiting):  # a deep tier, or a cycle below some of it
             return _heights_by_moves(height, parents, children, waiting)
         up += 1
         for node in placed:
