@@ -274,7 +274,9 @@ class WorkerRunner(Runner):
         for the main process, which reads the answers as they come (a worker's answers wait
         in its outbox while the main process is busy with ``meanwhile``)."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
-        self._balance(tier, held)
+        # With a closure each position sent carries the work of those it finds: few of them
+        # (Pig's) are worth sharing out.
+        self._balance(tier, held, 1 if closed else _BALANCE_SLACK)
         chunks: dict[int, deque[list[bytes]]] = {}
         round_seeds = [key for key, _ in seeds] if closed else None
         for number, keys in enumerate(held):
@@ -293,11 +295,12 @@ class WorkerRunner(Runner):
                     del chunks[number]
                 yield keys, answer
 
-    def _balance(self, tier: int, held: list[list[bytes]]) -> None:
+    def _balance(self, tier: int, held: list[list[bytes]], least: int) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
-        holding less (``held``: each worker's keys, updated), when the difference is worth it."""
+        holding less (``held``: each worker's keys, updated), when the difference is worth it:
+        more than a tenth of a share, and more than ``least``."""
         share = -(-sum(map(len, held)) // self.workers)
-        slack = max(_BALANCE_SLACK, share // 10)
+        slack = max(least, share // 10)
         for giver, keys in enumerate(held):
             for taker, taken in enumerate(held):
                 surplus, room = len(keys) - share, share - len(taken)
