@@ -75,9 +75,14 @@ _ANSWERS_KEPT = 500_000
 # Keys of positions of higher tiers looked up at a time while the workers solve a tier.
 _LOOK_SLICE = 8_000
 
-# Positions a round of a tier's expansion holds on average, at most, for the next tier's chunks
-# to expand the positions they find inside it (``Closure``): Pig's hold about 100, Kalah's
-# thousands (so many that a round keeps the workers busy, and a closure costs more than it saves).
+# Positions of a tier for each one queued from the tiers below, at least, for the next tier's
+# chunks to expand the positions they find inside it (``Closure``): Pig's tiers have 16 to 116
+# (the rolls of a turn, found a round each, a hundred positions a round), Kalah's 1 to 2 (a few
+# rounds of thousands, which keep the workers busy: a closure costs more than it saves).
+_FOUND_PER_QUEUED = 4
+
+# Positions a round of expansion holds on average, at most, for the next tier's chunks to go on
+# past the positions they are sent (a tier of few positions, found in several rounds).
 _SMALL_ROUND = 1_000
 
 
@@ -184,7 +189,7 @@ class Scratch:
 
 def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Scratch, report: Reporter,
                 meanwhile: Callable[[], None] | None = None, closed: bool = False
-                ) -> tuple[TierGraph, list[bytes], int]:
+                ) -> tuple[TierGraph, list[bytes], int, int]:
     """The forward pass over one tier: expand its positions, a batch of the queued ones at a
     time, then the positions their moves find inside the tier (``closed``: most of them by the
     chunks that find them, see ``Closure``); queue those of higher tiers.  ``meanwhile`` is
@@ -194,7 +199,8 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     A node is numbered when its expansion comes back (the runner may return chunks in any
     order); a move inside the tier points to the child's place in ``found``, the order the
     tier's positions were found, until ``in_solving_order`` numbers the nodes.  The graph
-    and ``found`` are returned for it, with the number of rounds of work sent to the runner."""
+    and ``found`` are returned for it, with the number of positions queued (the others were
+    found by moves inside the tier) and of rounds of work sent to the runner."""
     graph = TierGraph(tier)
     target = graph.target
     found: list[bytes] = []
@@ -202,7 +208,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     outside = _Outside(graph.external, tiers=graph.external_tiers)
     expanded = 0
     done: set[bytes] = set()  # with ``closed``: the positions expanded so far
-    sent = 0
+    seeds = sent = 0
     rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
     while rounds:
         next_round: Seeds = []
@@ -212,6 +218,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                     pending = [(key, state) for key, state in pending if key not in local]
                     local.update(zip([key for key, _ in pending], range(len(found), len(found) + len(pending))))
                 found += [key for key, _ in pending]
+                seeds += len(pending)
             sent += 1
             for chunk_keys, answer in runner.expand(tier, pending, meanwhile, closed):
                 if answer[8]:
@@ -243,7 +250,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     if meanwhile is not None:  # no batch at all
         meanwhile()
     runner.forget(tier)
-    return graph, found, sent
+    return graph, found, seeds, sent
 
 
 def _expanded_once(chunk_keys: list[bytes], answer: ChunkExpansion, done: set[bytes]
@@ -647,16 +654,16 @@ def solve_by_tiers(
         positions = 0
         chance = False  # whether a chance node was met: a game may declare dice it never throws
         tier = scratch.next_tier()
-        found: tuple[TierGraph, list[bytes], int] | None = None  # the tier before, to put in order and keep
+        found: tuple[TierGraph, list[bytes], int, int] | None = None  # the tier before, to put in order and keep
         closed = False  # whether the tier's chunks expand the positions they find inside it
         while tier is not None:
             report.tier, report.offset = tier, positions
             meanwhile = None if found is None else partial(_keep_in_order, scratch, *found[:2])
-            # The tier before found its positions in many small rounds (Pig's rolls): so will
-            # this one, the workers waiting for each, unless its chunks go on past them; and
-            # once they do, while the tiers have moves inside them.
-            closed = found is not None and (not found[0].flat if closed else
-                                            found[2] > 1 and len(found[0].kind) < found[2] * _SMALL_ROUND)
+            # The tier before found many positions from each one queued (Pig's rolls, a round
+            # of expansion a roll), or in several small rounds: so will this one, the workers
+            # waiting for each round, unless its chunks go on past the positions they are sent.
+            closed = found is not None and (len(found[0].kind) > _FOUND_PER_QUEUED * found[2] or (
+                not closed and 1 < found[3] and len(found[0].kind) < _SMALL_ROUND * found[3]))
             found = expand_tier(tier, scratch.take_frontier(tier), runner, scratch, report, meanwhile, closed)
             tiers.append(tier)
             positions += len(found[0].kind)
