@@ -172,7 +172,7 @@ class Match:
         elif remoteness is None:
             words = f"no end with perfect play: the `repetition` score, {number_text(value)} for {first}"
         elif value == 0:
-            words = "a draw" + ("" if remoteness is None else f", over in {remoteness}")
+            words = f"a draw, over in {remoteness}"
         else:
             winner = first if value > 0 else second
             words = f"{winner} wins in {remoteness}" if remoteness is not None else f"{winner} ahead"
