@@ -565,10 +565,15 @@ def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.Capture
     path.write_text(TAKE_ONE_OR_TWO.replace("moves = [n for n in [1, 2] if n <= pile]",
                                             'moves = [n for n in [1, 2] if n <= pile] + ["pass"]')
                     .replace("    pile -= n\n", '    pile -= 0 if n == "pass" else n\n') + "repetition = 1\n")
-    status, out, _ = run(capsys, "solve", str(path), "--strong")
+    db = tmp_path / "pass.sqlite"
+    status, out, _ = run(capsys, "solve", str(path), "--strong", "--out", str(db))
     assert status == 0
     assert out.splitlines()[0] == "Take: never ends with perfect play: the `repetition` score, 1 for First"
     assert "ends in" not in out.splitlines()[1]
+    status, out, _ = run(capsys, "query", str(db))
+    assert "value 1 for First, the `repetition` score: the game never ends with perfect play" in out
+    status, out, _ = run(capsys, "query", str(db), "1", "2")  # 1 stone left, First to move: it takes it
+    assert "value 1 for First, the game ends in 1 ply with perfect play" in out and "never ends" not in out
 
 
 COIN_DUEL = """
