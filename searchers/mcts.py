@@ -38,7 +38,9 @@ from . import _hot
 from ._common import MAX_PLIES, Budget, Progress, Stop, root_player
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
-from .protocol import Game, Move, State, Value, check_limits, game_name, require_evaluation, rules_of
+from .protocol import (
+    Game, Move, State, Value, check_limits, game_name, position_key, require_evaluation, rules_of,
+)
 from .results import Bound, SearchError, SearchResult, SearchStats, SearchValue
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -138,6 +140,9 @@ class _Uct:
         self.payoffs = PayoffReader(game)
         self.players = len(self.payoffs.players)
         self.rules = rules_of(game)
+        # A position repeats on a line when its ``position`` does (a move count left out of it
+        # must not hide a repetition), as in the depth-first searches.
+        self.position = position_key(game, False)
         self.is_chance = self.rules.is_chance
         # Only a game with chance nodes lists outcomes, and a playout depth needs an evaluation
         # (checked before the search starts).
@@ -175,20 +180,21 @@ class _Uct:
         return self.outcome(root, root_state, budget.started, interrupted)
 
     @typeguard_ignore
-    def make_node(self, state: State, line: dict[State, int], chance_depth: int) -> _Node:
+    def make_node(self, state: State, line: dict[Hashable, int], chance_depth: int) -> _Node:
         """A new node for ``state``, classified: terminal, repeated on ``line``, chance or not.
 
-        ``line`` maps the states above it to the number of chance nodes above each."""
+        ``line`` maps the positions above it to the number of chance nodes above each."""
         node = _Node(state, self.players)
         rules, payoffs = self.rules, self.payoffs
+        here = state if self.position is None else self.position(state)
         if rules.is_terminal(state):
             self.leaves += 1
             node.proven = payoffs.utility(state)
-        elif state in line:
+        elif here in line:
             self.leaves += 1
             self.repetitions += 1
             value = payoffs.repetition(state)
-            if chance_depth > line[state]:
+            if chance_depth > line[here]:
                 node.fixed = value  # the dice brought it back: the game really goes on
             else:
                 node.proven = value
@@ -214,7 +220,8 @@ class _Uct:
         """Select, expand, play out, back up and prove, once."""
         result, rng = self.rules.result, self.rng
         path = [root]
-        line = {root.state: 0}
+        position = self.position
+        line: dict[Hashable, int] = {root.state if position is None else position(root.state): 0}
         chance_depth = 0
         node = root
         payoff: PayoffVector
@@ -242,12 +249,12 @@ class _Uct:
                 elif child.fixed is not None:
                     payoff = child.fixed
                 else:
-                    line[child.state] = chance_depth
+                    line[child.state if position is None else position(child.state)] = chance_depth
                     payoff = self.playout(child.state, line)
                 break
             node = known
             path.append(node)
-            line.setdefault(node.state, chance_depth)
+            line.setdefault(node.state if position is None else position(node.state), chance_depth)
         # Every node on the way down counts as visited, so that the budget is looked at even
         # when the iterations reach only proven nodes and make no new ones.
         self.nodes += len(path)
@@ -277,12 +284,13 @@ class _Uct:
         return best
 
     @typeguard_ignore
-    def playout(self, state: State, line: dict[State, int]) -> PayoffVector:
+    def playout(self, state: State, line: dict[Hashable, int]) -> PayoffVector:
         """The payoffs at the end of a random game from ``state`` (on ``line``), or the
         evaluation ``playout_depth`` moves on."""
         rng, payoffs = self.rng, self.payoffs
         actions, result, is_terminal = self.rules.actions, self.rules.result, self.rules.is_terminal
         is_chance, chance_outcomes, cutoff = self.is_chance, self.chance_outcomes, self.playout_depth
+        position = self.position
         moves_made = 0
         while True:
             if moves_made == cutoff:
@@ -303,11 +311,12 @@ class _Uct:
             if is_terminal(state):
                 self.leaves += 1
                 return payoffs.utility(state)
-            if state in line:
+            here = state if position is None else position(state)
+            if here in line:
                 self.leaves += 1
                 self.repetitions += 1
                 return payoffs.repetition(state)
-            line[state] = 0
+            line[here] = 0
             if moves_made >= MAX_PLIES:
                 raise SearchError(
                     f"a random game of {game_name(self.game)} went {MAX_PLIES:,} moves without "

@@ -217,3 +217,36 @@ def test_three_players_repeat_by_position_too(search) -> None:
     assert result.stats.repetitions >= 1
     with pytest.raises(SearchError, match="100,000 moves deep"):
         search(gdl.loads(COUNTED_RING))
+
+
+# One move, `flip`, for ever: the token goes from side to side, the flips counted apart from
+# the position; the play never ends, and the repetition scores 1 for A.
+FLIP = """
+game "Flip"
+players A, B
+state:
+    side = 0
+    mover = A
+    flips = 0
+to_move = mover
+moves = ["flip"]
+result(m):
+    side = 1 - side
+    mover = other(mover)
+    flips += 1
+terminal = false
+utility = 0
+repetition = 1
+"""
+
+
+def test_monte_carlo_tree_search_finds_a_repetition_by_position_too() -> None:
+    """By hand: after two flips the position (side 0, A to move) is back, scored 1 for A, which
+    MCTS proves (as alpha-beta gives). Keyed by the whole state, a random game never repeats and
+    gives up after 100,000 moves."""
+    from searchers import mcts
+
+    result = mcts(gdl.loads(FLIP + "position = (side, mover)\n"), iterations=50, seed=0)
+    assert (result.value, result.exact) == (1, True) and result.stats.repetitions >= 1
+    with pytest.raises(SearchError, match="100,000 moves without ending"):
+        mcts(gdl.loads(FLIP), iterations=3, seed=0)
