@@ -257,8 +257,10 @@ class Runner:
             meanwhile()
         closure = Closure({key for key, _ in seeds}, self.claimed.setdefault(tier, set())) if closed else None
         for chunk in chunked(seeds, self.workers):
-            yield [key for key, _ in chunk], expand_states(self.game, self.sampler, tier, [state for _, state in chunk],
-                                                           closure=closure)
+            keys = [key for key, _ in chunk]
+            if closure is not None:  # expanded now: a later round's chunk must not go past them again
+                closure.claimed.update(keys)
+            yield keys, expand_states(self.game, self.sampler, tier, [state for _, state in chunk], closure=closure)
 
     def forget(self, tier: int) -> None:
         """Drop what is kept of ``tier``: its positions are all expanded."""

@@ -182,6 +182,8 @@ def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int
         states = [held.pop(key) for key in keys]
     except KeyError:  # kept in another tier: found in two
         raise SearchError(ONE_POSITION_TWO_TIERS) from None
+    if closure is not None:  # expanded now: a later round's chunk must not go past them again
+        closure.claimed.update(keys)
     answer = expand_states(game, sampler, tier, states, closure=closure)
     children = answer[7]
     for key, child_tier, child in zip(answer[5], answer[6], children):
@@ -275,8 +277,8 @@ class WorkerRunner(Runner):
         in its outbox while the main process is busy with ``meanwhile``)."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         # With a closure each position sent carries the work of those it finds: few of them
-        # (Pig's) are worth sharing out.
-        self._balance(tier, held, 1 if closed else _BALANCE_SLACK)
+        # (Pig's) are worth sharing out, to a difference of one.
+        self._balance(tier, held, 0 if closed else _BALANCE_SLACK)
         chunks: dict[int, deque[list[bytes]]] = {}
         round_seeds = [key for key, _ in seeds] if closed else None
         for number, keys in enumerate(held):
@@ -297,8 +299,8 @@ class WorkerRunner(Runner):
 
     def _balance(self, tier: int, held: list[list[bytes]], least: int) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
-        holding less (``held``: each worker's keys, updated), when the difference is worth it:
-        more than a tenth of a share, and more than ``least``."""
+        holding less (``held``: each worker's keys, updated), when both the surplus and the room
+        are worth it: more than a tenth of a share, and more than ``least``."""
         share = -(-sum(map(len, held)) // self.workers)
         slack = max(least, share // 10)
         for giver, keys in enumerate(held):

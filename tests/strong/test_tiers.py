@@ -733,6 +733,25 @@ def test_a_position_two_chunks_expanded_is_kept_once_with_the_states_its_moves_g
         bytearray([1]), [2], [b"q", b"r"], [3, 4], [None, "state of r"], [])
 
 
+def test_with_a_closure_the_queued_positions_are_shared_to_a_difference_of_one() -> None:
+    """Two queued positions held by one worker: with a closure (each carries the work of the
+    positions it finds) one goes to the other worker; without, a difference of two is not worth
+    a move (64 is)."""
+    from searchers.strong.workers import WorkerRunner
+
+    runner = WorkerRunner.__new__(WorkerRunner)  # no processes: the messages are noted
+    runner.workers = 2
+    sent: list[str] = []
+    runner._send = lambda connection, message: sent.append(message[0])  # type: ignore[method-assign]
+    runner._received = lambda connection: b"the states"  # type: ignore[method-assign]
+    runner.connections = [object(), object()]  # type: ignore[list-item]
+    held: list[list[bytes]] = [[b"p", b"q"], []]
+    runner._balance(3, held, 64)
+    assert held == [[b"p", b"q"], []] and not sent
+    runner._balance(3, held, 0)
+    assert held == [[b"p"], [b"q"]] and sent == ["give", "adopt"]
+
+
 GROUPS = """\
 game "Groups"
 players A, B
