@@ -175,8 +175,7 @@ class Match:
             words = f"a draw, over in {remoteness}"
         else:
             winner = first if value > 0 else second
-            words = f"{winner} wins in {remoteness}" if remoteness is not None else f"{winner} ahead"
-            words += f" (value {number_text(value)} for {first})"
+            words = f"{winner} wins in {remoteness} (value {number_text(value)} for {first})"
         return base.best_move(self.state), words + ", from the tablebase"
 
     def computer_moves(self) -> None:
