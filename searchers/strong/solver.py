@@ -313,6 +313,7 @@ def solved_meta(result: StrongResult) -> dict[str, Any]:
         "distinct_values": len(counts),
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
+        "has_chance": result.has_chance,
         "seconds": round(result.stats.seconds, 3),
         "workers": result.stats.workers,
         "where": result.stats.where,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -132,9 +134,6 @@ def test_query_refuses_an_illegal_move_plainly(capsys: pytest.CaptureFixture[str
 def test_play_from_the_tablebase_wins_and_says_in_how_many(tictactoe_db: Path) -> None:
     """X plays the corner, then a poor edge: O, playing from the tablebase, announces its win
     and its length, then wins."""
-    import subprocess
-    import sys
-
     done = subprocess.run(
         [sys.executable, "-m", "gdl", "play", TICTACTOE, "--tablebase", str(tictactoe_db)],
         input="(0, 0)\n(0, 1)\n(2, 2)\n(1, 0)\n", capture_output=True, text=True, timeout=120,
@@ -266,9 +265,6 @@ def test_a_tablebase_of_many_values_leaves_their_counts_out(capsys: pytest.Captu
 
 def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
     """A position's key does not depend on the process (Python salts string hashes)."""
-    import subprocess
-    import sys
-
     state = gdl.load(TICTACTOE).initial_state()
     code = ("import gdl, sys; from searchers.strong import stable_key; "
             f"sys.stdout.write(stable_key(gdl.load({TICTACTOE!r}).initial_state()).hex())")
@@ -555,6 +551,12 @@ def test_dice_declared_but_never_thrown_leave_a_game_without_chance(
     status, out, _ = run(capsys, "solve", str(path), "--strong", *how)
     assert out.splitlines()[0] == "Take: First wins (value 1)"
     assert "(the game ends in 3 plies with perfect play)" in out
+    db = tmp_path / "take.sqlite"
+    assert run(capsys, "solve", str(path), "--strong", "--out", str(db), *how)[0] == 0
+    assert gdl.Tablebase(db).meta["has_chance"] is False
+    played = subprocess.run([sys.executable, "-m", "gdl", "play", str(path), "--tablebase", str(db), "--as", "none"],
+                            capture_output=True, text=True, timeout=120)
+    assert "First plays 1  (First wins in 3 (value 1 for First), from the tablebase)" in played.stdout
 
 
 def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
