@@ -37,8 +37,8 @@ from ._common import (
 )
 from .ordering import MoveOrderer, hint_first
 from .protocol import (
-    Game, Move, Player, State, Value, check_merge, has_chance, has_position, position_key, repetition_scorer,
-    rules_of, utility_bounds,
+    Game, Move, Player, State, Value, check_merge, has_chance, has_position, position_key, position_of,
+    repetition_scorer, rules_of, utility_bounds,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
@@ -165,7 +165,7 @@ def _depth_first(
     key_of = position_key(game, config.symmetry)
     # A position repeats on the line of play when its ``position`` does: a field the position
     # leaves out (a move counter) must not hide a repetition.
-    at_position = position_key(game, False)
+    at_position = position_of(game)
     # The table's key where it is not the position (under symmetry), else None.
     other_key = None if key_of == at_position else key_of  # bound methods: equal, not the same object
     # A key that merges the states of one position trusts the game's `position`: the first

@@ -49,7 +49,7 @@ from ._common import (
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
-    Game, Move, Player, State, Value, check_limits, limits_need_evaluation, position_key, rules_of,
+    Game, Move, Player, State, Value, check_limits, limits_need_evaluation, position_of, rules_of,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 
@@ -131,7 +131,7 @@ def _maxn_iterations(
     highest = payoffs.bounds[1] if prune and payoffs.bounds is not None else None
     limit = payoffs.shallow_limit() if prune else None
     # A position repeats on the line of play when its ``position`` does (see ``driver``).
-    at_position = position_key(game, False)
+    at_position = position_of(game)
 
     @typeguard_ignore
     def iterate(max_depth: int, previous: Outcome | None) -> Outcome:

@@ -39,7 +39,7 @@ from ._common import MAX_PLIES, Budget, Progress, Stop, root_player
 from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
-    Game, Move, State, Value, check_limits, game_name, position_key, require_evaluation, rules_of,
+    Game, Move, State, Value, check_limits, game_name, position_of, require_evaluation, rules_of,
 )
 from .results import Bound, SearchError, SearchResult, SearchStats, SearchValue
 
@@ -142,7 +142,7 @@ class _Uct:
         self.rules = rules_of(game)
         # A position repeats on a line when its ``position`` does (a move count left out of it
         # must not hide a repetition), as in the depth-first searches.
-        self.position = position_key(game, False)
+        self.position = position_of(game)
         self.is_chance = self.rules.is_chance
         # Only a game with chance nodes lists outcomes, and a playout depth needs an evaluation
         # (checked before the search starts).

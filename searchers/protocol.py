@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from random import Random
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from .results import SearchError
 
@@ -236,7 +236,22 @@ def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | No
     canonical: Callable[[State], Hashable] | None = getattr(game, "canonical", None)
     if symmetry and callable(canonical):
         return canonical
+    return position_of(game)
+
+
+def position_of(game: Game) -> Callable[[State], Hashable] | None:
+    """The game's ``position`` function, or None when a state is its own position: what a
+    repetition on a line of play and a strong solver's key go by."""
     return game.position if has_position(game) else None
+
+
+def tier_of(game: Game) -> Callable[[State], int] | None:
+    """The game's ``tier`` function, or None when the game has no tiers (``has_tiers`` false
+    says it has not)."""
+    tier = getattr(game, "tier", None)
+    if not callable(tier) or not getattr(game, "has_tiers", True):
+        return None
+    return cast(Callable[[State], int], tier)
 
 
 def has_position(game: Game) -> bool:
@@ -271,8 +286,8 @@ def check_same_position(game: Game, first: State, second: State, position: Calla
 
 def _how_they_differ(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> str | None:
     """How two states of one position differ in play, in words; None if they do not."""
-    tier = getattr(game, "tier", None)
-    if callable(tier) and getattr(game, "has_tiers", True) and tier(first) != tier(second):
+    tier = tier_of(game)
+    if tier is not None and tier(first) != tier(second):
         return "they lie in different tiers"
     mine, theirs = behaviour(game, first, position), behaviour(game, second, position)
     if mine == theirs:

@@ -14,6 +14,7 @@ from gdl.cli.common import (
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
 from searchers import Progress
+from searchers.protocol import position_of
 
 HELP = """\
 Type a move's name, or its number in the list of legal moves (when the moves are named by
@@ -119,7 +120,7 @@ class Match:
         the game ends there, scored by its `repetition` rule, as the searchers score it (a
         position met again through the dice is luck, not a cycle of the players' choosing)."""
         game = self.game
-        position = game.position if getattr(game, "has_position", False) else None
+        position = position_of(game)
         here = self.state if position is None else position(self.state)
         for earlier in reversed(self.history[:-1]):
             if getattr(game, "has_chance", False) and game.is_chance(earlier):

@@ -19,7 +19,7 @@ from operator import ne
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
-from ..protocol import Game, State, Value, check_same_position, has_chance, has_position
+from ..protocol import Game, State, Value, check_same_position, has_chance, position_of, tier_of
 from ..results import SearchError
 
 if TYPE_CHECKING:
@@ -100,12 +100,6 @@ class GrowthProgress:
     seconds: float
 
 
-def position_of(game: Game) -> Callable[[State], Hashable] | None:
-    """The game's ``position`` function, or None when a state is its own position (then no
-    move of a solve calls it, nor compares states of one position)."""
-    return game.position if has_position(game) else None
-
-
 def repetition_rule(game: Game) -> Callable[[State], Value] | None:
     """The game's score of a never-ending play for the first player, or None (a draw)."""
     score = getattr(game, "repetition_utility", None)
@@ -113,14 +107,6 @@ def repetition_rule(game: Game) -> Callable[[State], Value] | None:
         return None
     first = game.players[0]
     return lambda state: score(state, first)
-
-
-def tier_of(game: Game) -> Callable[[State], int] | None:
-    """The game's ``tier`` function, or None when the game has no tiers."""
-    tier = getattr(game, "tier", None)
-    if not callable(tier) or not getattr(game, "has_tiers", True):
-        return None
-    return cast(Callable[[State], int], tier)
 
 
 def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:

@@ -25,9 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
-from ..protocol import Game, Value, has_chance
+from ..protocol import Game, Value, has_chance, position_of
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, position_of, repetition_rule, tier_error
+from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, repetition_rule, tier_error
 from .keys import stable_key
 from .solution import Solution
 from .tiergraph import Answers, ChunkCutter, ChunkSolution, SolveChunk, TierGraph, solve_chunk

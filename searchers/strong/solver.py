@@ -16,10 +16,10 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from ..protocol import Game, Move, State, Value, require_two_player_zero_sum
+from ..protocol import Game, Move, State, Value, position_of, require_two_player_zero_sum
 from ..results import SearchError
 from .keys import stable_key
-from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover, position_of
+from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
 from . import stochastic

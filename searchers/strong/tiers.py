@@ -47,9 +47,9 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from ..protocol import Game, Value, has_chance
+from ..protocol import Game, Value, has_chance, position_of, tier_of
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray, position_of
+from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner
 from .solution import NEVER, NO_MOVE, Solution
@@ -88,7 +88,7 @@ _SMALL_ROUND = 1_000
 
 def has_tiers(game: Game) -> bool:
     """Whether the game declares tiers."""
-    return callable(getattr(game, "tier", None)) and bool(getattr(game, "has_tiers", True))
+    return tier_of(game) is not None
 
 
 class Scratch:

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import gdl
 from searchers.strong import stable_key
-from searchers.strong.graph import position_of
+from searchers.protocol import position_of
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:
