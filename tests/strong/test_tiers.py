@@ -514,6 +514,62 @@ def test_one_position_met_in_two_tiers_from_two_chunks_is_an_error(monkeypatch: 
     assert (solved.value, solved.best_move, solved.positions) == (1, "a", 6 if inside else 5)
 
 
+class OneChunkTwoTiers:
+    """From the start (tier 0), A moves to "p" (tier 0, where B must move to "z") and to "P"
+    (tier 1, finished): one `position`, "p", in two tiers, met by the moves of one position, in
+    the order ``first`` gives."""
+
+    name = "one chunk, two tiers"
+    players = ("A", "B")
+    has_chance = False
+
+    def __init__(self, first: str) -> None:
+        self.first = first
+
+    def initial_state(self) -> str:
+        return "start"
+
+    def to_move(self, state: str) -> str:
+        return "A" if state == "start" else "B"
+
+    def actions(self, state: str) -> list[str]:
+        if state == "start":
+            return ["p", "P"] if self.first == "p" else ["P", "p"]
+        return ["z"]
+
+    def result(self, state: str, move: str) -> str:
+        return move
+
+    def is_terminal(self, state: str) -> bool:
+        return state in ("P", "z")
+
+    def utility(self, state: str, player: str) -> int:
+        return 1 if player == "A" else -1
+
+    def tier(self, state: str) -> int:
+        return {"start": 0, "p": 0, "P": 1, "z": 1}[state]
+
+    def position(self, state: str) -> str:
+        return state.lower()
+
+
+@pytest.mark.parametrize("first", ["p", "P"])
+def test_one_position_met_in_two_tiers_by_one_chunk_is_an_error(monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    """A key met inside the tier and outside it by the moves of one chunk, in either order,
+    stops the solve in words (not on a missing state); with `position` the whole state the
+    game solves: 4 positions, A wins."""
+    from searchers.results import SearchError
+    from searchers.strong.graph import PositionSampler
+
+    game = OneChunkTwoTiers(first)
+    monkeypatch.setattr(PositionSampler, "see", lambda self, key, state: None)
+    with pytest.raises(SearchError, match="one position was found in two tiers"):
+        solve_strong(game, tiers=True)
+    monkeypatch.setattr(OneChunkTwoTiers, "position", lambda self, state: state)
+    solved = solve_strong(game, tiers=True)
+    assert (solved.value, solved.positions) == (1, 4)
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_a_stopped_solve_stops_its_workers_and_leaves_a_refused_tablebase(tmp_path: Path, how: str) -> None:
     """Ctrl-C (SIGINT to the terminal's process group), or SIGTERM to the solve alone (as `kill
