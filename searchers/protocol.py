@@ -220,13 +220,20 @@ def limits_need_evaluation(
         require_evaluation(game, f"{searcher} with a time or node limit (iterative deepening)")
 
 
-def repetition_scorer(game: Game) -> Callable[[State], Value]:
-    """The score, from the first player's view, of a position repeated on the current line."""
+def repetition_rule(game: Game) -> Callable[[State], Value] | None:
+    """The game's score, from the first player's view, of a play that never ends (a position
+    repeated on the line of play), or None when it has none: a draw."""
     score: Callable[[State, Player], Value] | None = getattr(game, "repetition_utility", None)
     if not callable(score):
-        return lambda state: 0
+        return None
     first: Player = game.players[0]
     return lambda state: score(state, first)
+
+
+def repetition_scorer(game: Game) -> Callable[[State], Value]:
+    """The score, from the first player's view, of a position repeated on the current line
+    (``repetition_rule``, a draw by default)."""
+    return repetition_rule(game) or (lambda state: 0)
 
 
 def position_key(game: Game, symmetry: bool) -> Callable[[State], Hashable] | None:

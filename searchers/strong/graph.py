@@ -19,7 +19,7 @@ from operator import ne
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
-from ..protocol import Game, State, Value, check_same_position, has_chance, position_of, tier_of
+from ..protocol import Game, State, Value, check_same_position, has_chance, position_of, repetition_rule, tier_of
 from ..results import SearchError
 
 if TYPE_CHECKING:
@@ -98,15 +98,6 @@ class GrowthProgress:
     positions: int  # found so far
     expanded: int  # of which expanded
     seconds: float
-
-
-def repetition_rule(game: Game) -> Callable[[State], Value] | None:
-    """The game's score of a never-ending play for the first player, or None (a draw)."""
-    score = getattr(game, "repetition_utility", None)
-    if not callable(score):
-        return None
-    first = game.players[0]
-    return lambda state: score(state, first)
 
 
 def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:

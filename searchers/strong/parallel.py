@@ -25,9 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
-from ..protocol import Game, Value, has_chance, position_of
+from ..protocol import Game, Value, has_chance, position_of, repetition_rule
 from ..results import SearchError
-from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, repetition_rule, tier_error
+from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, tier_error
 from .keys import stable_key
 from .solution import Solution
 from .tiergraph import Answers, ChunkCutter, ChunkSolution, SolveChunk, TierGraph, solve_chunk
@@ -62,6 +62,11 @@ class Closure:
     def __init__(self, seeds: set[bytes], claimed: set[bytes], limit: int = _CLOSURE_LIMIT) -> None:
         """Expand past the round's ``seeds``, never twice what this process ``claimed``."""
         self.seeds, self.claimed, self.limit = seeds, claimed, limit
+
+    def expanding(self, keys: list[bytes]) -> None:
+        """Note the chunk's own positions, about to be expanded: this process claims them too,
+        so that a later round's chunk does not go past them again."""
+        self.claimed.update(keys)
 
 # This process's copy of each game, by its factory's pickle, and the sampler that checks its
 # positions (Ray tasks run one after another in a process).
@@ -258,8 +263,8 @@ class Runner:
         closure = Closure({key for key, _ in seeds}, self.claimed.setdefault(tier, set())) if closed else None
         for chunk in chunked(seeds, self.workers):
             keys = [key for key, _ in chunk]
-            if closure is not None:  # expanded now: a later round's chunk must not go past them again
-                closure.claimed.update(keys)
+            if closure is not None:
+                closure.expanding(keys)
             yield keys, expand_states(self.game, self.sampler, tier, [state for _, state in chunk], closure=closure)
 
     def forget(self, tier: int) -> None:

@@ -182,8 +182,8 @@ def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int
         states = [held.pop(key) for key in keys]
     except KeyError:  # kept in another tier: found in two
         raise SearchError(ONE_POSITION_TWO_TIERS) from None
-    if closure is not None:  # expanded now: a later round's chunk must not go past them again
-        closure.claimed.update(keys)
+    if closure is not None:
+        closure.expanding(keys)
     answer = expand_states(game, sampler, tier, states, closure=closure)
     children = answer[7]
     for key, child_tier, child in zip(answer[5], answer[6], children):
