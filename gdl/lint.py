@@ -14,6 +14,13 @@ from gdl.errors import GdlError
 # enough to back out of many short dead ends, at about the cost of a few dozen random games.
 _LINE_SEARCH_STATES_PER_MOVE = 10
 
+# The positions whose first state the random games keep, to compare the states met later at
+# each of them (a bound on memory: a long check of a large game meets many).
+_POSITIONS_KEPT = 100_000
+
+SamePosition = Callable[[Any, Any], None]
+"""Compares two states of one position: raises the game's error if they differ in play."""
+
 
 @dataclass
 class Findings:
@@ -66,9 +73,12 @@ def _pick_outcome(game: Any, state: Any, dice: random.Random) -> Any:
 def _play_one(
     game: Any, dice: random.Random, max_moves: int, findings: Findings,
     samples: list[tuple[Any, Any, Any, Any]], heuristic: list[tuple[Any, Any, Any]],
+    positions: _Positions | None,
 ) -> None:
     state = game.initial_state()
     for _ in range(max_moves):
+        if positions is not None:
+            positions.meet(state)
         if game.is_terminal(state):
             findings.terminals += 1
             for player in _scored_players(game):
@@ -90,6 +100,27 @@ def _play_one(
         findings.moves += 1
     findings.unfinished += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+
+
+@dataclass
+class _Positions:
+    """The first state the random games met at each position, to compare the others with:
+    ``same`` raises the game's error for two that differ in play (a searcher or the strong
+    solver would take one for the other)."""
+
+    position: Callable[[Any], Any]
+    same: SamePosition
+    first: dict[Any, Any] = field(default_factory=dict)
+
+    def meet(self, state: Any) -> None:
+        """Compare ``state`` with the first state met at its position, or keep it as that."""
+        key = self.position(state)
+        first = self.first.get(key)
+        if first is None:
+            if len(self.first) < _POSITIONS_KEPT:
+                self.first[key] = state
+        elif first != state:
+            self.same(first, state)
 
 
 class _LowerTier(Exception):
@@ -201,19 +232,23 @@ def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any, Any]],
 
 def deep_check(
     game: Any, games: int = 300, max_moves: int = 1000, seed: int = 0,
-    describe: Callable[[GdlError], str] = GdlError.format,
+    describe: Callable[[GdlError], str] = GdlError.format, same_position: SamePosition | None = None,
 ) -> Findings:
     """Play `games` random games (at most `max_moves` moves each), look for a line of play longer
     than `max_moves` that never ends, and collect the problems seen; `describe` writes a rule's
-    failure into the findings."""
+    failure into the findings.  Given `same_position`, a game that declares a `position` has
+    every two states the games meet at one position compared by it."""
     dice = random.Random(seed)
     findings = Findings()
     samples: list[tuple[Any, Any, Any, Any]] = []  # (player, utility, evaluation, state)
     heuristic: list[tuple[Any, Any, Any]] = []  # (player, evaluation, state)
+    positions = None
+    if same_position is not None and getattr(game, "has_position", False):
+        positions = _Positions(game.position, same_position)
     for _ in range(games):
         findings.games += 1
         try:
-            _play_one(game, dice, max_moves, findings, samples, heuristic)
+            _play_one(game, dice, max_moves, findings, samples, heuristic, positions)
         except GdlError as error:
             findings.add(describe(error))
         except _LowerTier as lower:  # one problem, whichever tiers the move joined

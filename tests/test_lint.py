@@ -55,6 +55,30 @@ def test_a_game_that_never_ends_is_reported(tmp_path: Path, capsys: pytest.Captu
     assert "a random game did not end within 50 moves" in err
 
 
+@pytest.mark.parametrize("position, problem", [
+    ("n", "another player moves"),
+    ("(n, mover)", None),
+])
+def test_a_position_that_merges_states_of_different_play_is_reported(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], position: str, problem: str | None) -> None:
+    """`position = n` leaves out the player to move, and the random games reach n = 2 with
+    either player to move (1 then 1, or 2): two states the position makes one, reported at
+    `position` with both (a strong solve stopped at them only if its sample of states met
+    both); `(n, mover)` passes."""
+    path = tmp_path / "lint.gdl"
+    path.write_text(GAME.replace("MOVES", "[1, 2]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+                    + f"position = {position}\n")
+    status = main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)])
+    err = capsys.readouterr().err
+    if problem is None:
+        assert (status, err) == (0, "")
+        return
+    assert status == 1
+    assert (f"lint.gdl:14:1: error: `position` makes these two states one position, but {problem}: "
+            "`position` must keep every field that matters to the play") in err
+    assert "mover = A" in err and "mover = B" in err
+
+
 def test_a_move_into_a_lower_tier_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`tier = 4 - n` falls with every move (n only grows): every random game stops at its first
     move, reported as one problem located at `tier`, however many tiers the moves join; the

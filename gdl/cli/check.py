@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import Any
 
 from gdl.cli.common import Subcommands, add_command, error_text, load_game, say
 from gdl.lint import Findings, deep_check
 from interpreter import to_text
+from searchers.protocol import check_same_position, position_of
 
 
 def register(commands: Subcommands) -> argparse.ArgumentParser:
@@ -33,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.deep:
         say(valid)
         return 0
-    findings = deep_check(game, games=args.games, max_moves=args.max_moves, describe=error_text)
+    position = position_of(game)
+    same_position = None if position is None else partial(check_same_position, game, position=position)
+    findings = deep_check(game, games=args.games, max_moves=args.max_moves, describe=error_text,
+                          same_position=same_position)
     summary = _summary(findings)
     for problem in findings.problems:
         say(problem if problem.startswith(args.file + ":") else f"{args.file}: {problem}", to=sys.stderr)
