@@ -77,16 +77,19 @@ class GdlParamError(GdlError):
 class GdlRuntimeError(GdlError):
     """A rule of the game failed while the game was running (off the board, division by zero...)."""
 
-    def __init__(self, message: str, *, state_text: str | None = None, **where: object) -> None:
+    def __init__(self, message: str, *, state_text: str | None = None, other_state_text: str | None = None,
+                 **where: object) -> None:
         super().__init__(message, **where)  # type: ignore[arg-type]
         self.state_text = state_text
+        self.other_state_text = other_state_text  # a second state the message is about
 
     def format(self) -> str:
-        """The located message, then the state in which the rule failed."""
+        """The located message, then the state in which the rule failed (and the other)."""
         text = super().format()
-        if self.state_text:
-            shown = "\n".join("    " + line for line in self.state_text.splitlines())
-            text += f"\nin the state:\n{shown}"
+        for heading, state_text in (("in the state", self.state_text), ("and the state", self.other_state_text)):
+            if state_text:
+                shown = "\n".join("    " + line for line in state_text.splitlines())
+                text += f"\n{heading}:\n{shown}"
         return text
 
 

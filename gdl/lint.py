@@ -106,10 +106,13 @@ def _play_one(
 class _Positions:
     """The first state the random games met at each position, to compare the others with:
     ``same`` raises the game's error for two that differ in play (a searcher or the strong
-    solver would take one for the other)."""
+    solver would take one for the other), which goes to ``findings`` (by ``describe``); the
+    game goes on, for the other checks."""
 
     position: Callable[[Any], Any]
     same: SamePosition
+    findings: Findings
+    describe: Callable[[GdlError], str]
     first: dict[Any, Any] = field(default_factory=dict)
 
     def meet(self, state: Any) -> None:
@@ -120,7 +123,10 @@ class _Positions:
             if len(self.first) < _POSITIONS_KEPT:
                 self.first[key] = state
         elif first != state:
-            self.same(first, state)
+            try:
+                self.same(first, state)
+            except GdlError as error:
+                self.findings.add(self.describe(error))
 
 
 class _LowerTier(Exception):
@@ -237,14 +243,14 @@ def deep_check(
     """Play `games` random games (at most `max_moves` moves each), look for a line of play longer
     than `max_moves` that never ends, and collect the problems seen; `describe` writes a rule's
     failure into the findings.  Given `same_position`, a game that declares a `position` has
-    every two states the games meet at one position compared by it."""
+    each state the games meet compared by it with the first they met at its position."""
     dice = random.Random(seed)
     findings = Findings()
     samples: list[tuple[Any, Any, Any, Any]] = []  # (player, utility, evaluation, state)
     heuristic: list[tuple[Any, Any, Any]] = []  # (player, evaluation, state)
     positions = None
     if same_position is not None and getattr(game, "has_position", False):
-        positions = _Positions(game.position, same_position)
+        positions = _Positions(game.position, same_position, findings, describe)
     for _ in range(games):
         findings.games += 1
         try:

@@ -606,7 +606,7 @@ class Game(BaseGame):
             "`position` must keep every field that matters to the play",
             file=self.source.name, line=node.line, column=node.column,
             source_line=self.source.line(node.line),
-            state_text=self._describe(state) + "\nand the state:\n" + self._describe(other),
+            state_text=self._describe(state), other_state_text=self._describe(other),
         )
 
     def display(self, state: State) -> str:

@@ -79,6 +79,20 @@ def test_a_position_that_merges_states_of_different_play_is_reported(
     assert "mover = A" in err and "mover = B" in err
 
 
+def test_a_wrong_position_does_not_hide_the_other_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The random games go on past two states of one position that play differently: a move
+    listed twice is reported beside the wrong `position`, and every game ends."""
+    path = tmp_path / "lint.gdl"
+    path.write_text(GAME.replace("MOVES", "[1, 2, 2]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+                    + "position = n\n")
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "a state lists the same move more than once (2): moves must be distinct" in err
+    assert "`position` makes these two states one position, but another player moves" in err
+    assert "in the state:\n    n = 2\n    mover = " in err and "\nand the state:\n    n = 2\n    mover = " in err
+    assert "in 50 random games" in err and "50 ended" in err
+
+
 def test_a_move_into_a_lower_tier_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`tier = 4 - n` falls with every move (n only grows): every random game stops at its first
     move, reported as one problem located at `tier`, however many tiers the moves join; the
