@@ -304,6 +304,8 @@ def _how_they_differ(game: Game, first: State, second: State, position: Callable
     if mine[0] == "terminal":
         return "they score differently"
     if mine[1] != theirs[1] and mine[0] != "chance":
+        if sorted(map(repr, mine[1])) == sorted(map(repr, theirs[1])):  # a move is known by its index
+            return "they list the same moves in another order"
         return "they have different moves"
     return "the same move leads to different positions"
 

@@ -99,6 +99,33 @@ def test_a_position_that_forgets_a_field_of_the_score_is_caught_along_a_line_of_
         alphabeta(wrong, table=True)
 
 
+ORDER = """
+game "Order"
+players First, Second
+state:
+    pile = 8
+    mover = First
+    flipped = false     # a 3 taken an odd number of times: the moves are listed the other way
+to_move = mover
+moves = [n for n in ([1, 2, 3] if flipped else [3, 2, 1]) if n <= pile]
+result(n):
+    pile -= n
+    flipped = flipped != (n == 3)
+    mover = other(mover)
+terminal = pile == 0
+utility = -1 if mover == First else 1
+position = (pile, mover)
+"""
+
+
+def test_a_position_whose_states_list_their_moves_in_another_order_is_caught_so() -> None:
+    """3 then 1, or 2 then 2, leave 4 stones with First to move, the moves listed the other way
+    round: a best move is known by its place among the moves, so the position is wrong, and
+    the error says how (it said "they have different moves")."""
+    with pytest.raises(GdlError, match="one position, but they list the same moves in another order"):
+        alphabeta(gdl.loads(ORDER), table=True)
+
+
 def brute_force_tally(pile: int, first_moves: bool, taken: int) -> int:
     """The tally game's value by plain minimax, written out here."""
     if pile == 0:
