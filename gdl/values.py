@@ -147,11 +147,15 @@ class Map(dict):  # type: ignore[type-arg]
 
     def __hash__(self) -> int:  # type: ignore[override]
         # Kept once made: a map is hashed with each state that holds it.  (``getattr`` with a
-        # default: a new map's missing slot is a third quicker to find than by ``except``.)
+        # default: a new map's missing slot is found quicker than by ``except``.)
         found: int | None = getattr(self, "_hash", None)
         if found is None:
             found = self._hash = hash(frozenset(self.items()))
         return found
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[Any, Any]]]:
+        # Without the hash kept: another process (a Ray worker) may hash strings otherwise.
+        return (Map, (dict(self),))
 
     @typeguard_ignore
     def with_item(self, key: Any, value: Any) -> Map:

@@ -94,6 +94,30 @@ def test_a_loop_over_a_set_goes_the_same_way_whatever_python_hashes_strings_to()
     assert orders == {"('X', 'Y', 'Z', 'empty', 'A', 'B')\n"}
 
 
+def test_a_map_read_back_in_another_process_hashes_as_that_process_hashes_it() -> None:
+    """A map keeps its hash once made, but not through pickle: read back where Python hashes
+    strings otherwise (a Ray worker), it equals a map made there, and so hashes like it (one
+    item in a set of both, not two)."""
+    made = (
+        "import pickle\n"
+        "from gdl.values import Map, symbol\n"
+        "scores = Map({symbol('First'): 3, symbol('Second'): 5})\n"
+        "hash(scores)\n"
+        "print(pickle.dumps(scores).hex())\n"
+    )
+    read = (
+        "import pickle, sys\n"
+        "from gdl.values import Map, symbol\n"
+        "back = pickle.loads(bytes.fromhex(sys.stdin.read()))\n"
+        "print(len({back, Map({symbol('First'): 3, symbol('Second'): 5})}), type(back).__name__, back == {'First': 3, 'Second': 5})\n"
+    )
+    pickled = subprocess.run([sys.executable, "-c", made], capture_output=True, text=True, check=True,
+                             env={"PYTHONHASHSEED": "1", "PATH": ""}).stdout
+    shown = subprocess.run([sys.executable, "-c", read], input=pickled, capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "2", "PATH": ""}).stdout
+    assert shown == "1 Map True\n"
+
+
 CELLS_TAKEN = """
 game "Cells"
 players A, B
