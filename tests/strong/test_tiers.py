@@ -502,16 +502,21 @@ def test_one_position_met_in_two_tiers_from_two_chunks_is_an_error(monkeypatch: 
     """Without the sample of states, a key given one tier by one chunk and another by the next
     stops the solve in words (it was merged into the first tier without a word); with
     `position` the whole state, the two routes solve: A wins by a, as by hand."""
+    solved = _solved_once_its_position_is_the_state(TwoRoutes(inside), monkeypatch)
+    assert (solved.value, solved.best_move, solved.positions) == (1, "a", 6 if inside else 5)
+
+
+def _solved_once_its_position_is_the_state(game: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Solve ``game`` by tiers without the sample of states, which must stop in words, then
+    again with its ``position`` the whole state: the solve's result."""
     from searchers.results import SearchError
     from searchers.strong.graph import PositionSampler
 
-    game = TwoRoutes(inside)
     monkeypatch.setattr(PositionSampler, "see", lambda self, key, state: None)
     with pytest.raises(SearchError, match="one position was found in two tiers"):
         solve_strong(game, tiers=True)
-    monkeypatch.setattr(TwoRoutes, "position", lambda self, state: state)
-    solved = solve_strong(game, tiers=True)
-    assert (solved.value, solved.best_move, solved.positions) == (1, "a", 6 if inside else 5)
+    monkeypatch.setattr(type(game), "position", lambda self, state: state)
+    return solve_strong(game, tiers=True)
 
 
 class OneChunkTwoTiers:
@@ -558,15 +563,7 @@ def test_one_position_met_in_two_tiers_by_one_chunk_is_an_error(monkeypatch: pyt
     """A key met inside the tier and outside it by the moves of one chunk, in either order,
     stops the solve in words (not on a missing state); with `position` the whole state the
     game solves: 4 positions, A wins."""
-    from searchers.results import SearchError
-    from searchers.strong.graph import PositionSampler
-
-    game = OneChunkTwoTiers(first)
-    monkeypatch.setattr(PositionSampler, "see", lambda self, key, state: None)
-    with pytest.raises(SearchError, match="one position was found in two tiers"):
-        solve_strong(game, tiers=True)
-    monkeypatch.setattr(OneChunkTwoTiers, "position", lambda self, state: state)
-    solved = solve_strong(game, tiers=True)
+    solved = _solved_once_its_position_is_the_state(OneChunkTwoTiers(first), monkeypatch)
     assert (solved.value, solved.positions) == (1, 4)
 
 
