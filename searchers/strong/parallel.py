@@ -68,6 +68,7 @@ class Closure:
         so that a later round's chunk does not go past them again."""
         self.claimed.update(keys)
 
+
 # This process's copy of each game, by its factory's pickle, and the sampler that checks its
 # positions (Ray tasks run one after another in a process).
 _games: dict[bytes, tuple[Game, PositionSampler]] = {}
