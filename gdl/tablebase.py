@@ -122,6 +122,7 @@ class Tablebase:
         """Open the tablebase at ``path`` and build its game from the text it holds."""
         from gdl import build
         from gdl.parser import parse_value
+        from searchers.protocol import position_of
         from searchers.strong import TablebaseError, TablebaseReader
 
         self.path = Path(path)
@@ -143,8 +144,13 @@ class Tablebase:
         except BaseException:
             self.reader.close()
             raise
-        position = getattr(self.game, "position", None)
-        self._position = position if callable(position) else None
+        self._position = position_of(self.game)
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether the solve met a chance node (a game may declare dice it never throws);
+        older tablebases do not say: whether the game declares dice."""
+        return bool(self.meta.get("has_chance", getattr(self.game, "has_chance", False)))
 
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key

@@ -168,9 +168,7 @@ class Match:
         assert base is not None
         value, remoteness = base.value(self.state), base.remoteness(self.state)
         first, second = game.players[0], game.players[1]
-        # Whether a chance node was met (a game may declare dice it never throws); older
-        # tablebases do not say: the game's declaration then.
-        if base.meta.get("has_chance", getattr(game, "has_chance", False)):
+        if base.has_chance:
             words = f"expected value {number_text(value)} for {first}"
         elif remoteness is None:
             words = f"no end with perfect play: the `repetition` score, {number_text(value)} for {first}"

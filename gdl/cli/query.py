@@ -105,8 +105,7 @@ def run(args: argparse.Namespace) -> int:
     say(game.display(state))
     exact = "" if base.meta.get("exact") else " (value iteration: not exact)"
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
-    chance = base.meta.get("has_chance", getattr(game, "has_chance", False))  # met, or older tablebases: declared
-    endless = found["remoteness"] is None and not found["terminal"] and not chance
+    endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
     say(f"value {number_text(found['value'])} for {game.players[0]}{exact}" + _remoteness_text(found["remoteness"])
         + (", the `repetition` score: the game never ends with perfect play" if endless else ""))
     if found["terminal"]:
