@@ -129,6 +129,12 @@ class _Positions:
                 self.findings.add(self.describe(error))
 
 
+def _position_of(game: Any) -> Callable[[Any], Any] | None:
+    """The game's `position`, or None where a state is its own position (the language does
+    not import the searchers, whose `protocol.position_of` says the same)."""
+    return game.position if getattr(game, "has_position", False) else None
+
+
 class _LowerTier(Exception):
     """A random game made a move into a lower tier: ``error`` is the game's for it."""
 
@@ -179,7 +185,7 @@ def _endless_line(game: Any, dice: random.Random, max_moves: int, budget: int) -
     root = game.initial_state()
     if game.is_terminal(root):
         return None
-    position = game.position if getattr(game, "has_position", False) else None
+    position = _position_of(game)
     seen = {root if position is None else position(root)}
     line = [root]
     pending = [_unfinished_children(game, root, dice)]
@@ -248,9 +254,10 @@ def deep_check(
     findings = Findings()
     samples: list[tuple[Any, Any, Any, Any]] = []  # (player, utility, evaluation, state)
     heuristic: list[tuple[Any, Any, Any]] = []  # (player, evaluation, state)
+    position = _position_of(game)
     positions = None
-    if same_position is not None and getattr(game, "has_position", False):
-        positions = _Positions(game.position, same_position, findings, describe)
+    if same_position is not None and position is not None:
+        positions = _Positions(position, same_position, findings, describe)
     for _ in range(games):
         findings.games += 1
         try:
