@@ -221,10 +221,11 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 seeds += len(pending)
             sent += 1
             for chunk_keys, answer in runner.expand(tier, pending, meanwhile, closed):
+                inside = tier in answer[6]  # a move stays in the tier (`_add_children` takes any chunk)
+                if not local and (answer[8] or inside):  # the first move inside the tier
+                    local.update(zip(found, range(len(found))))
                 if answer[8]:
                     chunk_keys, answer = _expanded_once(chunk_keys, answer, done)
-                    if not local:
-                        local.update(zip(found, range(len(found))))
                     for key in answer[8]:
                         if key not in local:
                             local[key] = len(found)
@@ -233,9 +234,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 elif closed:
                     done.update(chunk_keys)
                 _add_nodes(graph, chunk_keys, answer)
-                if tier in answer[6]:
-                    if not local:
-                        local.update(zip(found, range(len(found))))
+                if inside:
                     _add_children(tier, answer, local, found, next_round, outside, target, scratch)
                 else:
                     _add_children_outside(answer, outside, target, scratch)
