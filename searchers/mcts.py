@@ -58,12 +58,13 @@ CHANCE = -1  # the mover of a chance node
 class _Node:
     """One position of the tree and the payoffs of the playouts through it."""
 
-    __slots__ = ("state", "mover", "moves", "children", "untried", "visits", "totals",
+    __slots__ = ("state", "position", "mover", "moves", "children", "untried", "visits", "totals",
                  "proven", "fixed", "probabilities")
 
     @typeguard_ignore
-    def __init__(self, state: State, players: int) -> None:
+    def __init__(self, state: State, position: Hashable, players: int) -> None:
         self.state = state
+        self.position = position  # the state as a line of play compares it (the game's ``position``)
         self.mover: int | None = None  # the index of the player to move, CHANCE, or None at a leaf
         self.moves: list[Move] = []  # the moves, or a chance node's outcomes
         self.children: list[_Node | None] = []  # a child per move (None until it is added)
@@ -184,9 +185,9 @@ class _Uct:
         """A new node for ``state``, classified: terminal, repeated on ``line``, chance or not.
 
         ``line`` maps the positions above it to the number of chance nodes above each."""
-        node = _Node(state, self.players)
-        rules, payoffs = self.rules, self.payoffs
         here = state if self.position is None else self.position(state)
+        node = _Node(state, here, self.players)
+        rules, payoffs = self.rules, self.payoffs
         if rules.is_terminal(state):
             self.leaves += 1
             node.proven = payoffs.utility(state)
@@ -220,8 +221,7 @@ class _Uct:
         """Select, expand, play out, back up and prove, once."""
         result, rng = self.rules.result, self.rng
         path = [root]
-        position = self.position
-        line: dict[Hashable, int] = {root.state if position is None else position(root.state): 0}
+        line: dict[Hashable, int] = {root.position: 0}
         chance_depth = 0
         node = root
         payoff: PayoffVector
@@ -249,12 +249,12 @@ class _Uct:
                 elif child.fixed is not None:
                     payoff = child.fixed
                 else:
-                    line[child.state if position is None else position(child.state)] = chance_depth
+                    line[child.position] = chance_depth
                     payoff = self.playout(child.state, line)
                 break
             node = known
             path.append(node)
-            line.setdefault(node.state if position is None else position(node.state), chance_depth)
+            line.setdefault(node.position, chance_depth)
         # Every node on the way down counts as visited, so that the budget is looked at even
         # when the iterations reach only proven nodes and make no new ones.
         self.nodes += len(path)
