@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -114,6 +115,17 @@ class StrongResult:
     residual: float = 0.0
     table: SolvedTable | None = field(default=None, repr=False)
     has_chance: bool = False
+
+    @cached_property
+    def outcome_counts(self) -> dict[str, int]:
+        """The number of positions of each value, the values as text, highest value first;
+        made once (a game of dice solved by value iteration has nearly as many values as
+        positions: a second or two of formatting for Pig to 100)."""
+        counts: dict[str, int] = {}
+        for value in sorted(self.outcomes, reverse=True):
+            text = value_text(value)
+            counts[text] = counts.get(text, 0) + self.outcomes[value]
+        return counts
 
 
 class Reporter:
@@ -288,12 +300,9 @@ def value_text(value: Value) -> str:
 
 
 def outcome_counts(result: StrongResult) -> dict[str, int]:
-    """The number of positions of each value, the values as text, highest value first."""
-    counts: dict[str, int] = {}
-    for value in sorted(result.outcomes, reverse=True):
-        text = value_text(value)
-        counts[text] = counts.get(text, 0) + result.outcomes[value]
-    return counts
+    """The number of positions of each value, the values as text, highest value first
+    (``StrongResult.outcome_counts``)."""
+    return result.outcome_counts
 
 
 def solved_meta(result: StrongResult) -> dict[str, Any]:

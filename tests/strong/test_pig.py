@@ -54,3 +54,21 @@ def test_depth_first_search_says_pig_is_not_exact() -> None:
     assert not searched.exact and searched.stats.chance_repetitions > 0
     assert "strong solver" in searched.inexact_reason
     assert searched.value != solve_strong(game, tiers=False).value
+
+
+def test_the_counts_by_value_are_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve wrote its counts of positions by value into the tablebase's metadata; asked
+    for them again (the command's text, its JSON, the metadata), it formats no value again but
+    the start's: Pig to 100 has 932,178 different values, a second or two each time."""
+    import searchers.strong.solver as solver_module
+
+    result = solve_strong(gdl.load(PIG, goal=10), tiers=True)
+    assert len(result.outcomes) == 498  # of 1,476 positions: nearly one a position
+    formatted: list[object] = []
+    format_value = solver_module.value_text
+    monkeypatch.setattr(solver_module, "value_text", lambda value: formatted.append(value) or format_value(value))
+    counts = solver_module.outcome_counts(result)
+    assert solver_module.outcome_counts(result) is counts
+    assert solver_module.solved_meta(result)["distinct_values"] == len(counts) == 498
+    assert formatted == [result.value]
+    assert sum(counts.values()) == result.positions == 1476
