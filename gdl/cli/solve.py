@@ -436,7 +436,6 @@ def _plies(remoteness: int | None) -> str:
     return f" ({ends_in(remoteness)})"
 
 
-
 def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
     """Positions counted by value: wins, draws and losses, or a histogram of the values."""
     counts = outcome_counts(result)
