@@ -64,6 +64,18 @@ def test_an_unknown_player_is_a_usage_error() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_depth_or_time_limit_on_a_game_without_an_evaluation_is_refused_before_the_first_move() -> None:
+    """Hex has no evaluation: alpha-beta cannot stop at a depth or a time; `gdl play` says so at
+    once and exits 2, as `gdl solve` does, rather than fail at its first move."""
+    for options in (["--depth", "2"], ["--algorithm", "alphabeta", "--time", "1"]):
+        done = play("games/hex.gdl", "--as", "none", *options, typed="quit\n")
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == ""  # no board shown: refused before the game begins
+        limit = "a depth limit" if options[0] == "--depth" else "a time or node limit"
+        assert done.stderr.startswith(f"gdl play: error: alphabeta with {limit}")
+        assert "needs an evaluation function, and Hex has none" in done.stderr
+
+
 def test_when_moves_are_numbers_a_typed_number_is_always_a_move_name() -> None:
     # Connect-k moves are column numbers: typing 1 drops a disc in column 1, never "the first
     # move of the list", even when column 0 is the first legal move.

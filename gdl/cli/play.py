@@ -13,8 +13,8 @@ from gdl.cli.common import (
 )
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
-from searchers import Progress
-from searchers.protocol import position_of
+from searchers import Progress, SearchError
+from searchers.protocol import limits_need_evaluation, position_of
 
 HELP = """\
 Type a move's name, or its number in the list of legal moves (when the moves are named by
@@ -325,5 +325,10 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--tablebase plays perfectly at once; it takes no {option}")
         match.tablebase = Tablebase(args.tablebase)
         match.tablebase.check_game(game)
+    elif match.algorithm != "mcts":  # refused before the first move, as `gdl solve` refuses it
+        try:
+            limits_need_evaluation(game, match.algorithm, args.depth, args.time, None)
+        except SearchError as error:
+            raise UsageError(str(error)) from None
     match.echo = not sys.stdin.isatty()
     return match.run(sys.stdin.readline)
