@@ -27,6 +27,10 @@ class _Component:
     """A cycle's nodes with their edges split into those that stay (local indices) and exits."""
 
     def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
+        # Where dice decide elsewhere in the game no position records a remoteness: a move out
+        # of the cycle then counts as an end, so that the best moves leave the cycle as soon as
+        # the favoured side can, rather than follow it round for ever.
+        exits_end = graph.has_chance
         self.nodes = members
         local = {node: i for i, node in enumerate(members)}
         first, target = graph.first, graph.target
@@ -39,7 +43,7 @@ class _Component:
             for move, child in enumerate(target[first[node]:first[node + 1]]):
                 j = local.get(child)
                 if j is None:
-                    outer.append((move, solution.value[child], solution.remoteness[child]))
+                    outer.append((move, solution.value[child], 0 if exits_end else solution.remoteness[child]))
                 else:
                     inner.append((move, j))
                     self.parents[j].append(i)

@@ -177,6 +177,86 @@ def _best_option(component: _Component, values: list[Any], i: int) -> int:
     return options.index(best)
 
 
+def _ending_choices(component: _Component, values: list[Any], slack: float) -> list[int]:
+    """A best move for each player's node under values found by value iteration (a place in
+    its moves; those within ``slack`` of the best count as best): where best moves can make
+    the play leave the component for certain, one that does, so that both sides playing the
+    best moves score the values (the first of the best moves would do in a game without
+    cycles, but here it may follow the cycle round for ever, scored as endless play).
+
+    A node can make the play leave for certain if a best move (every outcome, at the dice)
+    leads out, or to such a node nearer the way out; a node that cannot is dropped with the
+    moves into it, and the rest tried again, until all left can (the sure way out of a Markov
+    decision process).  Each takes the best move nearest the way out; the others, the first
+    best move."""
+    size = len(component.nodes)
+    kind, moves = component.kind, component.moves
+    options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
+    best = [[] if row is None else _within(row, max(row) if kind[i] == MAX else min(row), slack)
+            for i, row in enumerate(options)]
+    # The moves the search for a way out follows: a player's best moves, every outcome of the dice.
+    followed = [[moves[i][place][1] for place in best[i]] if options[i] is not None else [j for _, j, _, _ in moves[i]]
+                for i in range(size)]
+    callers: list[list[int]] = [[] for _ in range(size)]
+    for i, targets in enumerate(followed):
+        for j in targets:
+            if j != _EXIT:
+                callers[j].append(i)
+    kept = bytearray([1]) * size
+    while True:
+        distance = _distances_out(kind, followed, callers, kept)
+        unreached = [i for i in range(size) if kept[i] and distance[i] is None]
+        if not unreached:
+            break
+        for i in unreached:
+            kept[i] = 0
+    choices = [0] * size
+    for i in range(size):
+        if options[i] is None:
+            continue
+        places = best[i]
+        if kept[i]:
+            nearest = {place: 0 if moves[i][place][1] == _EXIT else distance[moves[i][place][1]] for place in places}
+            places = [min(places, key=lambda place: (_FAR if nearest[place] is None else nearest[place], place))]
+        choices[i] = places[0]
+    return choices
+
+
+_TIES = 1_000  # best moves: within this many times value iteration's last change of the best
+_FAR = 1 << 62
+
+
+def _within(row: list[Any], best: Any, slack: float) -> list[int]:
+    """The places in ``row`` of the values within ``slack`` of ``best``."""
+    return [place for place, value in enumerate(row) if abs(value - best) <= slack]
+
+
+def _distances_out(kind: list[int], followed: list[list[int]], callers: list[list[int]], kept: bytearray
+                   ) -> list[int | None]:
+    """Each kept node's number of steps to a way out of the component along ``followed`` moves
+    that stay among the kept nodes (a player's node: one such move; a node of dice: some
+    outcome, and every outcome out or kept); None where there is none."""
+    size = len(kind)
+    distance: list[int | None] = [None] * size
+    frontier = []
+    for i in range(size):
+        if kept[i] and _EXIT in followed[i] and (kind[i] != CHANCE or all(j == _EXIT or kept[j] for j in followed[i])):
+            distance[i] = 1
+            frontier.append(i)
+    steps = 1
+    while frontier:
+        steps += 1
+        next_frontier = []
+        for j in frontier:
+            for i in callers[j]:
+                if kept[i] and distance[i] is None and (
+                        kind[i] != CHANCE or all(k == _EXIT or kept[k] for k in followed[i])):
+                    distance[i] = steps
+                    next_frontier.append(i)
+        frontier = next_frontier
+    return distance
+
+
 def _solve_block(block: list[int], equations: dict[int, tuple[Any, dict[int, Any]]]) -> dict[int, Any]:
     """Solve ``x_i = constant_i + sum(coefficient * x_j)`` over ``block`` with fractions,
     by Gaussian elimination on sparse rows (x_j outside the block are already in the constants)."""
@@ -273,9 +353,11 @@ def _end_components(component: _Component, fixed_kind: int, policy: list[int]) -
         candidates -= doomed
 
 
-def exact_values(component: _Component, guess: list[float]) -> list[Any]:
+def exact_values(component: _Component, guess: list[float]) -> tuple[list[Any], list[int]]:
     """Exact values of the component by policy iteration from the choices ``guess`` makes,
-    certified (see the module's docstring); raises NotExact when they cannot be had."""
+    certified (see the module's docstring), and the choices that make them (a place in each
+    player's node's moves): played by both sides, they score those values; raises NotExact
+    when they cannot be had."""
     if len(set(component.repetition)) > 1:
         raise NotExact("the repetition value differs between positions of one cycle")
     if any(v is not None and isinstance(v, float) for row in component.moves for _, _, v, _ in row):
@@ -303,7 +385,7 @@ def exact_values(component: _Component, guess: list[float]) -> list[Any]:
         raise NotExact("the first player's choices may drift for ever")
     if any(values[i] < r for i in _end_components(component, MIN, policy)):
         raise NotExact("the second player's choices may drift for ever")
-    return values
+    return values, policy
 
 
 def solve_chance_cycle(
@@ -317,16 +399,19 @@ def solve_chance_cycle(
     guess, change = value_iteration(component, tolerance, interrupt_check)
     values: list[Any] = guess
     exact = False
+    policy = None
     if try_exact:
         try:
-            values = exact_values(component, guess)
+            values, policy = exact_values(component, guess)
             exact = True
         except NotExact:
             pass
+    if policy is None:
+        policy = _ending_choices(component, values, _TIES * max(change, tolerance))
     for i, node in enumerate(members):
         solution.value[node] = values[i]
         if component.kind[i] != CHANCE:
-            solution.best[node] = component.moves[i][_best_option(component, values, i)][0]
+            solution.best[node] = component.moves[i][policy[i]][0]
     if exact:
         solution.methods.add("policy iteration")
     else:

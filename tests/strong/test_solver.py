@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 
 import gdl
 from searchers import alphabeta, expectiminimax
+from searchers.protocol import Value
 from searchers.strong import solve_strong, stochastic
+from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.solution import NEVER
 from tests.pygames import GraphGame, PassingSubtraction, TicTacToe
 from tests.searchers.random_games import random_acyclic_graphs, random_graphs, reference_value
@@ -108,6 +110,150 @@ def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch
     assert not result.exact and result.method == "value iteration"
     assert abs(result.value - 1 / 3) < 1e-8
     assert result.residual < 1e-9
+
+
+# The mover flips a coin (heads at 1/3: the mover wins; tails: the other player wins) or
+# passes the turn.  With `repetition` 1/2 for A, passing for ever is better for A than flipping:
+# A passes, and B must flip (1/3 for A), though B's pass is worth as much to B if A then flips.
+PASS_COIN = """
+players A, B
+symbols flip, pass, heads, tails
+param rep = 1/2
+state:
+    mover = A
+    flipping = false
+    winner = empty
+to_move = chance if flipping else mover
+moves = [] if flipping else [flip, pass]
+outcomes = [(heads, 1/3), (tails, 2/3)]
+result(m):
+    if flipping:
+        flipping = false
+        winner = mover if m == heads else other(mover)
+    elif m == flip:
+        flipping = true
+    else:
+        mover = other(mover)
+terminal = winner != empty
+utility = 1 if winner == A else -1
+repetition = rep
+"""
+
+# The mover passes the turn or flips: a win, a loss or a flip again, a third each (0 for A,
+# whoever flips).  Passing is as good as flipping; both passing for ever is not (`rep`).
+LOOP_COIN = """
+players A, B
+symbols flip, pass, win, lose, again
+param rep = 1/2
+state:
+    mover = A
+    flipping = false
+    winner = empty
+to_move = chance if flipping else mover
+moves = [] if flipping else [pass, flip]
+outcomes = [(win, 1/3), (lose, 1/3), (again, 1/3)]
+result(m):
+    if flipping:
+        flipping = false
+        if m == win:
+            winner = mover
+        elif m == lose:
+            winner = other(mover)
+    elif m == flip:
+        flipping = true
+    else:
+        mover = other(mover)
+terminal = winner != empty
+utility = 1 if winner == A else -1
+repetition = rep
+"""
+
+
+def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -> dict:
+    """What each position scores for the first player when both sides play the table's best
+    moves: the Markov chain they leave, iterated from the repetition score (what a play that
+    has not ended scores) until its changes vanish."""
+    first = game.players[0]  # type: ignore[attr-defined]
+    states = list(table.graph.positions)  # type: ignore[attr-defined]
+    steps = {}
+    for state in states:
+        if game.is_terminal(state):  # type: ignore[attr-defined]
+            continue
+        if game.is_chance(state):  # type: ignore[attr-defined]
+            steps[state] = [(float(p), game.result(state, o)) for o, p in game.chance_outcomes(state)]  # type: ignore[attr-defined]
+        else:
+            move = game.actions(state)[table.best_move_index(state)]  # type: ignore[attr-defined]
+            steps[state] = [(1.0, game.result(state, move))]  # type: ignore[attr-defined]
+    score = {state: float(repetition) if state in steps else float(game.utility(state, first))  # type: ignore[attr-defined]
+             for state in states}
+    for _ in range(2_000):
+        score = {state: sum(p * score[child] for p, child in steps[state]) if state in steps else score[state]
+                 for state in states}
+    return score
+
+
+@pytest.mark.parametrize("exact", [True, False], ids=["policy iteration", "value iteration"])
+@pytest.mark.parametrize("text, repetition, value", [
+    (PASS_COIN, Fraction(1, 2), Fraction(1, 3)),
+    (PASS_COIN, Fraction(-1, 2), Fraction(-1, 3)),
+    (LOOP_COIN, Fraction(1, 2), 0),
+    (LOOP_COIN, Fraction(-1, 2), 0),
+], ids=["pass coin, 1/2", "pass coin, -1/2", "loop coin, 1/2", "loop coin, -1/2"])
+def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                           repetition: Fraction, value: Fraction, exact: bool) -> None:
+    """Where a pass is as good as a flip, a best move that passes can follow the cycle round
+    for ever if the other side passes too, scored as endless play (`rep`), not as the value:
+    at every position, playing the table's best moves scores the table's value (a chain
+    iterated here), and the start's is known by hand (1/3, -1/3 or 0 for A)."""
+    if not exact:
+        monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    game = gdl.loads(text, rep=repetition)
+    result = solve_strong(game, tiers=False, tolerance=1e-12)
+    assert result.exact == exact or "retrograde" in result.method  # pass coin's cycle has no dice in it
+    assert abs(result.value - value) < 1e-9
+    table = result.table
+    assert table is not None
+    score = score_of_the_best_moves(game, table, repetition)
+    assert len(score) == 8
+    wrong = {state: (score[state], table.value(state)) for state in score if abs(score[state] - table.value(state)) > 1e-9}
+    assert wrong == {}
+
+
+def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
+             probabilities: dict[int, list[Value]] | None = None) -> stochastic._Component:
+    """The cycle of a graph whose node ``n`` moves to ``moves[n]``: the nodes of ``kinds``, the
+    others solved already, at ``ends``' values."""
+    from array import array
+    from itertools import accumulate
+
+    from searchers.strong.graph import Graph
+    from searchers.strong.solution import Solution
+
+    size = len(kinds) + len(ends)
+    graph = Graph(kind=bytearray(kinds) + bytes([TERMINAL]) * len(ends), probabilities=probabilities or {},
+                  first=array("q", accumulate(map(len, moves + [[]] * len(ends)), initial=0)),
+                  target=array("q", [child for row in moves for child in row]), has_chance=bool(probabilities))
+    solution = Solution.empty(size)
+    for node, value in ends.items():
+        solution.value[node] = value
+    return stochastic._Component(graph, solution, list(range(len(kinds))))
+
+
+def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip() -> None:
+    """Loop coin's cycle as value iteration leaves it, every value 0.0 (floats that tie
+    exactly: each side's pass is worth its flip): the first best move of each side, a pass,
+    would go round for ever; the best moves chosen are the flips (at A, a flip leaves the cycle
+    in two steps, a pass in three).  A move out worth a little less than a move round the
+    cycle is as good within the slack, and not beyond it."""
+    third = [Fraction(1, 3)] * 3
+    # A (0) passes to B (2) or flips (1: a win, 4, a loss, 5, or again); B likewise (3).
+    coins = cycle_of([[2, 1], [4, 5, 0], [0, 3], [4, 5, 2]], [MAX, CHANCE, MIN, CHANCE], {4: 1, 5: -1},
+                     {1: third, 3: third})
+    assert stochastic._ending_choices(coins, [0.0] * 4, 1e-9) == [1, 0, 1, 0]
+    # C (0) moves to D (1) or out (2), worth a hair less; D moves back to C alone.
+    hair = cycle_of([[1, 2], [0]], [MAX, MIN], {2: 0.5 - 1e-12})
+    assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-9) == [1, 0]
+    assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
 
 
 @FEW
