@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pickle
 import signal
+import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -200,6 +201,27 @@ def stops_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextmanager
+def stops_deferred() -> Iterator[None]:
+    """Let Ctrl-C and SIGTERM wait until the block is done, then handle the first that came
+    as it would have been handled (a second Ctrl-C while a stopped solve shuts its workers down
+    would leave their files behind).  A signal is recorded rather than blocked: another thread
+    (Ray's) may be the one the system hands it to.  Only the main thread sets handlers; in
+    another one a signal does not interrupt the block anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    previous = {number: signal.signal(number, lambda number, _: came.append(number)) for number in _STOPS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        if came:
+            signal.raise_signal(came[0])
 
 
 def ignore_interrupts() -> None:

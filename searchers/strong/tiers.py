@@ -51,7 +51,7 @@ from ..protocol import Game, Value, has_chance, position_of, tier_of
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
-from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner
+from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .solution import NEVER, NO_MOVE, Solution
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
@@ -685,13 +685,16 @@ def solve_by_tiers(
         writer.finish({**(meta or {}), **solved_meta(result)})
         return result
     finally:
-        runner.close()
-        scratch.close()
-        writer.close()
-        if temporary is not None:
-            for leftover in Path(temporary).iterdir():
-                os.remove(leftover)
-            os.rmdir(temporary)
+        # A second Ctrl-C (a terminal's, or `timeout`'s to the process and again to its group)
+        # must not cut the cleaning up short and leave the workers' files: it comes after.
+        with stops_deferred():
+            runner.close()
+            scratch.close()
+            writer.close()
+            if temporary is not None:
+                for leftover in Path(temporary).iterdir():
+                    os.remove(leftover)
+                os.rmdir(temporary)
 
 
 def _remove_leftovers(out: Path) -> None:

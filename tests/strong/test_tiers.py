@@ -952,3 +952,46 @@ def test_the_backward_pass_reports_its_progress(monkeypatch: pytest.MonkeyPatch)
     result = solve_strong(gdl.load(ROOT / "games" / "kalah.gdl", pits=3, seeds=2))
     solved = [done for phase, done in reports if phase == "solving"]
     assert len(solved) > 10 and solved == sorted(solved) and solved[-1] == result.positions == 3426
+
+
+def test_a_second_interrupt_while_a_stopped_solve_cleans_up_leaves_no_file(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a solve with two workers, and a second one while the workers are shut
+    down (a terminal's second Ctrl-C; `timeout -s INT` signals the solve, then its process
+    group): the second comes after the cleaning up, which leaves the tablebase alone, refused
+    as incomplete, and no part or scratch file (the second once cut it short, about one stop
+    in fifteen)."""
+    import multiprocessing.process
+    import os
+    import signal
+
+    from searchers.strong import tiers
+
+    keep_in_order = tiers._keep_in_order
+    kept: list[int] = []
+
+    def stopped_at_the_third_tier(*args: object) -> None:
+        keep_in_order(*args)  # type: ignore[arg-type]
+        kept.append(1)
+        if len(kept) == 3:
+            raise KeyboardInterrupt
+
+    join = multiprocessing.process.BaseProcess.join
+    joined: list[int] = []
+
+    def join_after_a_second_interrupt(process: multiprocessing.process.BaseProcess, timeout: float | None = None
+                                      ) -> None:
+        if not joined:
+            os.kill(os.getpid(), signal.SIGINT)
+        joined.append(1)
+        join(process, timeout)
+
+    monkeypatch.setattr(tiers, "_keep_in_order", stopped_at_the_third_tier)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "join", join_after_a_second_interrupt)
+    out = tmp_path / "stopped.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        gdl.build_tablebase(gdl.load(CONNECT, **TINY_CONNECT), out, workers=2)
+    assert len(joined) == 2  # both workers shut down, the second interrupt sent during the first
+    assert [path.name for path in tmp_path.iterdir()] == ["stopped.sqlite"]
+    with pytest.raises(gdl.GdlTablebaseError, match="incomplete"):
+        gdl.Tablebase(out)
