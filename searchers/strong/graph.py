@@ -16,10 +16,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import ne
+from random import Random
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
-from ..protocol import Game, State, Value, check_same_position, has_chance, position_of, repetition_rule, tier_of
+from ..protocol import (
+    Game, State, Value, check_merge, check_same_position, has_chance, position_of, repetition_rule, tier_of,
+)
 from ..results import SearchError
 
 if TYPE_CHECKING:
@@ -129,15 +132,23 @@ class PositionSampler:
     it starts afresh and in each tier (``enter``), so that the last tiers are checked as the
     first ones are; past those, a pair whose fields differ in a way not seen before (the
     player to move and the field the position leaves out, where only that field differed so
-    far) is compared too, a few times."""
+    far) is compared too, a few times.
 
-    def __init__(self, game: Game, kept: int = 4096, checks: int = 16) -> None:
+    A pair is compared by its moves and the positions they lead to; the first ``lines`` pairs
+    of each tier (and of each ``kept`` positions) also along a line of play to the end, the same
+    moves from both, picked at random: a field the position leaves out may matter only to the
+    score of a finished game (``check_merge``)."""
+
+    def __init__(self, game: Game, kept: int = 4096, checks: int = 16, lines: int = 2) -> None:
         """Keep the states of at most ``kept`` positions; compare ``checks`` pairs a tier and a
-        ``kept`` positions, and more of the pairs that differ in new fields."""
+        ``kept`` positions, ``lines`` of them to the end, and more of the pairs that differ in
+        new fields."""
         self.game = game
         self.position = position_of(game)
         self.states: dict[Hashable, State] = {}
         self.kept, self.budget, self.checks = kept, checks, checks
+        self.line_budget, self.lines = lines, lines
+        self.choose = Random(0)  # the lines' moves: the same in every run
         self.tier: int | None = None
         self.differences: dict[tuple[bool, ...] | None, int] = {}  # how often each was compared
         self.skipped = 0  # pairs past the checks, counted to look at one in four
@@ -145,7 +156,7 @@ class PositionSampler:
     def enter(self, tier: int) -> None:
         """States of ``tier`` come next: a new tier has checks of its own."""
         if tier != self.tier:
-            self.tier, self.checks = tier, self.budget
+            self.tier, self.checks, self.lines = tier, self.budget, self.line_budget
 
     @typeguard_ignore
     def see(self, key: Hashable, state: State) -> None:
@@ -156,7 +167,7 @@ class PositionSampler:
         if kept is None:
             if len(states) >= self.kept:
                 states.clear()
-                self.checks = self.budget
+                self.checks, self.lines = self.budget, self.line_budget
             states[key] = state
         elif kept is not state and kept != state:
             self._differ(kept, state)
@@ -177,7 +188,12 @@ class PositionSampler:
             if compared >= _CHECKS_A_DIFFERENCE:
                 return
             self.differences[difference] = compared + 1
-        if self.position is not None:  # always: only a game with a position has states to compare
+        if self.position is None:  # never: only a game with a position has states to compare
+            return
+        if self.lines:
+            self.lines -= 1
+            check_merge(self.game, kept, state, self.choose)
+        else:
             check_same_position(self.game, kept, state, self.position)
 
 

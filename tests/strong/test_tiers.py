@@ -405,6 +405,71 @@ def test_a_position_merging_states_met_in_other_tiers_is_an_error(
     assert json.loads(capsys.readouterr().out)["value"] == (1 if wins[n] else -1) == 1
 
 
+RING = """game "Ring"
+players A, B
+symbols step
+param stones = 7
+state:
+    pile = stones
+    token = 0
+    mover = A
+    last = empty
+to_move = mover
+moves = [n for n in [1, 2] if n <= pile] + [step]
+result(m):
+    if m == step:
+        token = (token + 1) % 4
+    else:
+        pile -= m
+        last = mover
+    mover = other(mover)
+terminal = pile == 0
+utility = (token + 1) if last == A else -(token + 1)
+tier = stones - pile
+position = (pile, mover)
+"""
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])  # 0: without the tiers, in memory
+def test_a_position_that_leaves_out_a_field_only_the_score_reads_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int
+) -> None:
+    """Take 1 or 2 from 7 stones, or step a token round a ring of 4; whoever takes the last
+    stone wins the token's place + 1.  `position` leaves the token out: two states of one
+    position have the same moves, to the same positions, and score differently only at the
+    end.  Left unchecked, the tablebase said 2 where the token stood at 0 (worth 1).  Without
+    `position`, every state has the value reasoned here: with 1 or 2 stones left the mover
+    takes them all (stepping first would hand them to the other side); with 3 or more, taking
+    leaves the other side 1 or 2 or 3 or more, so both sides step for ever: a draw, 0."""
+    path = tmp_path / "ring.gdl"
+    text = RING if workers else RING.replace("tier = stones - pile\n", "")
+    how = ["--workers", str(workers)] if workers else []
+    path.write_text(text)
+    assert main(["solve", str(path), "--strong", *how]) == 1
+    err = capsys.readouterr().err
+    line = text.splitlines().index("position = (pile, mover)") + 1
+    assert f"{path}:{line}:1: error: `position` makes these two states one position, but they score differently" in err
+    path.write_text(text.replace("position = (pile, mover)\n", ""))
+    out = tmp_path / "ring.sqlite"
+    assert main(["solve", str(path), "--strong", *how, "--out", str(out), "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    table = gdl.Tablebase(out)
+    game = table.game
+    states, frontier = {game.initial_state()}, [game.initial_state()]
+    while frontier:
+        state = frontier.pop()
+        if game.is_terminal(state):
+            continue
+        sign = 1 if state.mover == "A" else -1
+        assert table.value(state) == (0 if state.pile >= 3 else sign * (state.token + 1)), state
+        for child in (game.result(state, move) for move in game.actions(state)):
+            if child not in states:
+                states.add(child)
+                frontier.append(child)
+    assert solved["positions"] == len(states) == 100 and solved["value"] == 0
+    table.close()
+
+
 CHASE = """game "Chase"
 players A, B
 symbols nobody, grab
