@@ -12,7 +12,7 @@ from typing import Iterator, Mapping
 from gdl import ast, model
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.errors import GdlCheckError, GdlParamError, Source
-from gdl.kinds import ANY, Kind, describe, element, fits, join
+from gdl.kinds import ANY, INT, NUMBER, Kind, describe, element, fits, join
 from gdl.params import bad_item, located, override_expr, override_fits
 from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistakes
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
@@ -288,7 +288,10 @@ class _Checker(Resolver):
                 continue  # a number or each player's payoff: see `check_payoffs`
             value = self.definitions[name].node.value
             if not fits(kind, expected):
-                self.error(value, f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}")
+                # `/` divides exactly: a whole number where it is one, else a fraction.
+                hint = "; `/` may leave a fraction, `//` divides to a whole number" if (
+                    expected == INT and kind == NUMBER) else ""
+                self.error(value, f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}{hint}")
             elif name == "outcomes" and probability_mistake(kind):
                 self.error(value, probability_mistake(kind) or "")
         for name, (arity, expected, _) in SPECIAL_FUNCTIONS.items():

@@ -178,6 +178,8 @@ CHECK = [
     (BASE.replace("to_move = A", "to_move = 1"), "`to_move` must be a symbol (the player whose turn it is), got an integer", 5, 11),
     (BASE + "evaluation = true\n", "`evaluation` must be a number (the first player's heuristic score), got a boolean", 11, 14),
     (BASE + "display = 1\n", "`display` must be a string (the state drawn as text), got an integer", 11, 11),
+    (BASE + "tier = n / 2\n", "`tier` must be an integer (an integer no move decreases, to solve the game tier by "
+     "tier), got a number; `/` may leave a fraction, `//` divides to a whole number", 11, 8),
     (BASE + "outcomes = 1\n", "`outcomes` must be a list (the list of (outcome, probability) pairs of a chance node), got an integer", 11, 12),
     (BASE + "symmetries = 1\n", "`symmetries` must be a list (the list of cell maps under which the game is unchanged), got an integer", 11, 14),
     (BASE + 'repetition = "draw"\n', "`repetition` must be a number (the first player's score when a position repeats), got a string", 11, 14),
