@@ -8,6 +8,7 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import Subcommands, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say
+from gdl.resolve import Resolver
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
 
 
@@ -85,7 +86,14 @@ def run(args: argparse.Namespace) -> int:
     """Print the answers for the position after the moves."""
     base = Tablebase(args.file)
     if args.param:  # the ones given are checked; the others are the tablebase's
-        params = {**base.game.params, **parse_params(args.param, args.file)}
+        given = parse_params(args.param, args.file)
+        unknown = [name for name in given if name not in base.game.params]
+        if unknown:  # said of the tablebase: its game file may be elsewhere, or nowhere, here
+            known = ", ".join(base.game.params) or "none"
+            raise GdlTablebaseError(f"the tablebase's game has no parameter `{unknown[0]}`"
+                                    f"{Resolver.suggest(unknown[0], base.game.params)} (its parameters: {known})",
+                                    file=str(base.path))
+        params = {**base.game.params, **given}
         check_same_game(base.meta, build(base.meta["game_text"], base.meta["file"], params), base.path)
     state = play_moves(base, args.moves)
     found = answers(base, state)

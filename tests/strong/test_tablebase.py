@@ -165,7 +165,7 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
 def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`gdl query -p` checks the parameters given against the tablebase's and leaves the others
     be: connect on 3x4 (k = 3) answers `-p k=3` and `-p rows=3 -p k=3`, and refuses `-p k=4`,
-    naming the parameters it was built with."""
+    naming the parameters it was built with, and `-p row=3`, naming the parameters it has."""
     out = tmp_path / "c34.sqlite"
     connect = str(ROOT / "games" / "connect.gdl")
     assert run(capsys, "solve", connect, "-p", "rows=3", "-p", "cols=4", "-p", "k=3", "--strong", "--out", str(out))[0] == 0
@@ -174,6 +174,11 @@ def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[st
         assert status == 0 and json.loads(printed)["value"] == 1
     status, _, err = run(capsys, "query", str(out), "-p", "k=4")
     assert status == 1 and "built with other parameters (rows=3, cols=4, k=3), not these (rows=3, cols=4, k=4)" in err
+    # A name the game does not have is said of the tablebase, whose game file may be elsewhere.
+    status, _, err = run(capsys, "query", str(out), "-p", "row=3")
+    assert status == 1
+    assert err == (f"{out}: error: the tablebase's game has no parameter `row`; did you mean `rows`? "
+                   "(its parameters: rows, cols, k)\n")
 
 
 def test_query_gives_an_exact_value_as_a_fraction_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
