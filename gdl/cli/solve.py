@@ -421,9 +421,13 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:
         size = os.path.getsize(out)
-        lines.append(f"tablebase: {out} ({size / 1e6:.1f} MB, {size / max(1, result.positions):.0f} bytes a position); "
-                     f"`gdl query {out}` reads it")
+        # A small game's file is mostly SQLite's own pages: a size a position would mislead.
+        each = f", {size / result.positions:.0f} bytes a position" if result.positions >= _SIZED_POSITIONS else ""
+        lines.append(f"tablebase: {out} ({size / 1e6:.1f} MB{each}); `gdl query {out}` reads it")
     return "\n".join(lines)
+
+
+_SIZED_POSITIONS = 1_000  # the fewest positions whose tablebase's size is given a position
 
 
 def _has_chance(game: Any) -> bool:
