@@ -194,6 +194,8 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
     options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
     best = [[] if row is None else _within(row, max(row) if kind[i] == MAX else min(row), slack)
             for i, row in enumerate(options)]
+    if all(len(places) < 2 for places in best):  # no choice to make (Pig's nodes, but a few)
+        return [places[0] if places else 0 for places in best]
     # The moves the search for a way out follows: a player's best moves, every outcome of the dice.
     followed = [[moves[i][place][1] for place in best[i]] if options[i] is not None else [j for _, j, _, _ in moves[i]]
                 for i in range(size)]
