@@ -139,34 +139,13 @@ utility = 1 if winner == A else -1
 repetition = rep
 """
 
-# The mover passes the turn or flips: a win, a loss or a flip again, a third each (0 for A,
-# whoever flips).  Passing is as good as flipping; both passing for ever is not (`rep`).
-LOOP_COIN = """
-players A, B
-symbols flip, pass, win, lose, again
-param rep = 1/2
-state:
-    mover = A
-    flipping = false
-    winner = empty
-to_move = chance if flipping else mover
-moves = [] if flipping else [pass, flip]
-outcomes = [(win, 1/3), (lose, 1/3), (again, 1/3)]
-result(m):
-    if flipping:
-        flipping = false
-        if m == win:
-            winner = mover
-        elif m == lose:
-            winner = other(mover)
-    elif m == flip:
-        flipping = true
-    else:
-        mover = other(mover)
-terminal = winner != empty
-utility = 1 if winner == A else -1
-repetition = rep
-"""
+# Pass coin's turn, but the pass first and the flip a win, a loss or a flip again, a third each
+# (0 for A, whoever flips).  Passing is as good as flipping; both passing for ever is not (`rep`).
+LOOP_COIN = (PASS_COIN.replace("heads, tails", "win, lose, again").replace("[flip, pass]", "[pass, flip]")
+             .replace("[(heads, 1/3), (tails, 2/3)]", "[(win, 1/3), (lose, 1/3), (again, 1/3)]")
+             .replace("        winner = mover if m == heads else other(mover)\n",
+                      "        if m == win:\n            winner = mover\n"
+                      "        elif m == lose:\n            winner = other(mover)\n"))
 
 
 def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -> dict:
