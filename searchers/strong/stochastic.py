@@ -3,8 +3,9 @@
 Within a strongly connected component holding chance nodes (Pig, the coin game), the values
 are those of the game where a play that never ends scores the repetition value ``r``.  Value
 iteration starts every node at ``r`` and sweeps (Gauss-Seidel) until the largest change is
-below the tolerance: the values of ever longer games, converging to the true ones but never
-proven.  So, for components small enough, policy iteration follows: both players' choices are
+below the tolerance: the values of ever longer games, never proven, and not always the true
+ones (where a side can stay in a cycle, the sweeps can settle on values the game does not
+have, the last change small).  So, for components small enough, policy iteration follows: both players' choices are
 fixed (first those value iteration found), the resulting Markov chain is solved exactly with
 fractions, one of its own strongly connected components at a time (a component the chain can
 never leave is a play that never ends: ``r``), and every choice that is not best under those
@@ -179,24 +180,27 @@ def _best_option(component: _Component, values: list[Any], i: int) -> int:
 
 def _ending_choices(component: _Component, values: list[Any], slack: float) -> list[int]:
     """A best move for each player's node under values found by value iteration (a place in
-    its moves; those within ``slack`` of the best count as best): where best moves can make
-    the play leave the component for certain, one that does, so that both sides playing the
-    best moves score the values (the first of the best moves would do in a game without
-    cycles, but here it may follow the cycle round for ever, scored as endless play).
+    its moves; those within ``slack`` of the best count as best), chosen so that both sides
+    playing them score the values where the best moves allow: the first best move would do in
+    a game without cycles, but here it may go round a cycle for ever, scored as endless play
+    (the repetition value ``r``) rather than as the node's value.
 
-    A node can make the play leave for certain if a best move (every outcome, at the dice)
-    leads out, or to such a node nearer the way out; a node that cannot is dropped with the
-    moves into it, and the rest tried again, until all left can (the sure way out of a Markov
-    decision process).  Each takes the best move nearest the way out; the others, the first
-    best move."""
+    So a node takes a best move towards a *settled* place where it can: out of the component,
+    or to a node worth ``r`` (within ``slack``), from which endless play scores what it is
+    worth.  A node can if one of its best moves leads to a settled place or to such a node
+    nearer one (at the dice: some outcome does, and every outcome is settled or such a node);
+    a node that cannot is dropped, with the moves into it, and the rest looked at again until
+    every node left can (the sure way to a target of a Markov decision process).  The nodes
+    dropped, and those worth ``r``, take the best move itself."""
     size = len(component.nodes)
     kind, moves = component.kind, component.moves
     options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
     best = [[] if row is None else _within(row, max(row) if kind[i] == MAX else min(row), slack)
             for i, row in enumerate(options)]
-    if all(len(places) < 2 for places in best):  # no choice to make (Pig's nodes, but a few)
+    if all(len(places) < 2 for places in best):  # no two moves alike anywhere (as in nearly all of Pig's cycles)
         return [places[0] if places else 0 for places in best]
-    # The moves the search for a way out follows: a player's best moves, every outcome of the dice.
+    settled = bytearray(abs(values[i] - component.repetition[i]) <= slack for i in range(size))
+    # The moves the search for a settled place follows: a player's best moves, every outcome of the dice.
     followed = [[moves[i][place][1] for place in best[i]] if options[i] is not None else [j for _, j, _, _ in moves[i]]
                 for i in range(size)]
     callers: list[list[int]] = [[] for _ in range(size)]
@@ -204,28 +208,26 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
         for j in targets:
             if j != _EXIT:
                 callers[j].append(i)
-    kept = bytearray([1]) * size
+    sure = bytearray([1]) * size
     while True:
-        distance = _distances_out(kind, followed, callers, kept)
-        unreached = [i for i in range(size) if kept[i] and distance[i] is None]
-        if not unreached:
+        distance = _distances_to_settled(kind, followed, callers, sure, settled)
+        lost = [i for i in range(size) if sure[i] and distance[i] is None]
+        if not lost:
             break
-        for i in unreached:
-            kept[i] = 0
+        for i in lost:
+            sure[i] = 0
     choices = [0] * size
     for i in range(size):
         if options[i] is None:
             continue
-        places = best[i]
-        if kept[i]:
-            nearest = {place: 0 if moves[i][place][1] == _EXIT else distance[moves[i][place][1]] for place in places}
-            places = [min(places, key=lambda place: (_FAR if nearest[place] is None else nearest[place], place))]
-        choices[i] = places[0]
+        if sure[i] and not settled[i]:
+            choices[i] = min(best[i], key=lambda place: (_steps_from(moves[i][place][1], distance), place))
+        else:
+            choices[i] = _best_option(component, values, i)
     return choices
 
 
 _TIES = 1_000  # best moves: within this many times value iteration's last change of the best
-_FAR = 1 << 62
 
 
 def _within(row: list[Any], best: Any, slack: float) -> list[int]:
@@ -233,30 +235,45 @@ def _within(row: list[Any], best: Any, slack: float) -> list[int]:
     return [place for place, value in enumerate(row) if abs(value - best) <= slack]
 
 
-def _distances_out(kind: list[int], followed: list[list[int]], callers: list[list[int]], kept: bytearray
-                   ) -> list[int | None]:
-    """Each kept node's number of steps to a way out of the component along ``followed`` moves
-    that stay among the kept nodes (a player's node: one such move; a node of dice: some
-    outcome, and every outcome out or kept); None where there is none."""
+def _steps_from(target: int, distance: list[int | None]) -> int:
+    """How far a move to ``target`` is from a settled place (see ``_distances_to_settled``):
+    none for a move out; past every distance for a node with none."""
+    if target == _EXIT:
+        return 0
+    steps = distance[target]
+    return len(distance) + 1 if steps is None else steps
+
+
+def _distances_to_settled(kind: list[int], followed: list[list[int]], callers: list[list[int]], sure: bytearray,
+                          settled: bytearray) -> list[int | None]:
+    """Each ``sure`` node's number of steps to a settled place (a move out of the component, or
+    a node worth the repetition value: 0 steps) along ``followed`` moves that stay among the
+    sure nodes (a player's node: one such move; a node of dice: some outcome, and every
+    outcome out or sure); None where there is none."""
     size = len(kind)
-    distance: list[int | None] = [None] * size
-    frontier = []
-    for i in range(size):
-        if kept[i] and _EXIT in followed[i] and (kind[i] != CHANCE or all(j == _EXIT or kept[j] for j in followed[i])):
-            distance[i] = 1
-            frontier.append(i)
-    steps = 1
-    while frontier:
+    distance: list[int | None] = [0 if sure[i] and settled[i] else None for i in range(size)]
+
+    def joins(i: int) -> bool:
+        return bool(sure[i]) and distance[i] is None and (
+            kind[i] != CHANCE or all(j == _EXIT or sure[j] for j in followed[i]))
+
+    frontier = [i for i in range(size) if distance[i] == 0]
+    steps = 0
+    while True:
         steps += 1
-        next_frontier = []
+        reached = []
+        if steps == 1:  # a move out is a settled place one step away
+            reached = [i for i in range(size) if _EXIT in followed[i] and joins(i)]
+            for i in reached:
+                distance[i] = 1
         for j in frontier:
             for i in callers[j]:
-                if kept[i] and distance[i] is None and (
-                        kind[i] != CHANCE or all(k == _EXIT or kept[k] for k in followed[i])):
+                if joins(i):
                     distance[i] = steps
-                    next_frontier.append(i)
-        frontier = next_frontier
-    return distance
+                    reached.append(i)
+        if not reached:
+            return distance
+        frontier = reached
 
 
 def _solve_block(block: list[int], equations: dict[int, tuple[Any, dict[int, Any]]]) -> dict[int, Any]:

@@ -148,6 +148,33 @@ LOOP_COIN = (PASS_COIN.replace("heads, tails", "win, lose, again").replace("[fli
                       "        elif m == lose:\n            winner = other(mover)\n"))
 
 
+# A stays put or throws a coin: heads A wins, tails B moves; B stays put or hands the turn back.
+# B stays for ever (0, the repetition score); A throws (1/2), though staying is worth as much
+# to A as long as the values are all value iteration knows: A's stay must not be the best move.
+STAY_OR_THROW = """
+players A, B
+symbols stay, go, heads, tails
+param rep = 0
+state:
+    at = 0
+    winner = empty
+to_move = chance if at == 1 else (A if at == 0 else B)
+moves = [] if at == 1 else [stay, go]
+outcomes = [(heads, 1/2), (tails, 1/2)]
+result(m):
+    if at == 1:
+        if m == heads:
+            winner = A
+        else:
+            at = 2
+    elif m == go:
+        at = 1 if at == 0 else 0
+terminal = winner != empty
+utility = 1 if winner == A else -1
+repetition = rep
+"""
+
+
 def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -> dict:
     """What each position scores for the first player when both sides play the table's best
     moves: the Markov chain they leave, iterated from the repetition score (what a play that
@@ -172,14 +199,16 @@ def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -
 
 
 @pytest.mark.parametrize("exact", [True, False], ids=["policy iteration", "value iteration"])
-@pytest.mark.parametrize("text, repetition, value", [
-    (PASS_COIN, Fraction(1, 2), Fraction(1, 3)),
-    (PASS_COIN, Fraction(-1, 2), Fraction(-1, 3)),
-    (LOOP_COIN, Fraction(1, 2), 0),
-    (LOOP_COIN, Fraction(-1, 2), 0),
-], ids=["pass coin, 1/2", "pass coin, -1/2", "loop coin, 1/2", "loop coin, -1/2"])
+@pytest.mark.parametrize("text, repetition, value, positions", [
+    (PASS_COIN, Fraction(1, 2), Fraction(1, 3), 8),
+    (PASS_COIN, Fraction(-1, 2), Fraction(-1, 3), 8),
+    (LOOP_COIN, Fraction(1, 2), 0, 8),
+    (LOOP_COIN, Fraction(-1, 2), 0, 8),
+    (STAY_OR_THROW, 0, Fraction(1, 2), 4),
+], ids=["pass coin, 1/2", "pass coin, -1/2", "loop coin, 1/2", "loop coin, -1/2", "stay or throw"])
 def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.MonkeyPatch, text: str,
-                                                           repetition: Fraction, value: Fraction, exact: bool) -> None:
+                                                           repetition: Fraction, value: Fraction, positions: int,
+                                                           exact: bool) -> None:
     """Where a pass is as good as a flip, a best move that passes can follow the cycle round
     for ever if the other side passes too, scored as endless play (`rep`), not as the value:
     at every position, playing the table's best moves scores the table's value (a chain
@@ -193,15 +222,15 @@ def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.
     table = result.table
     assert table is not None
     score = score_of_the_best_moves(game, table, repetition)
-    assert len(score) == 8
+    assert len(score) == positions
     wrong = {state: (score[state], table.value(state)) for state in score if abs(score[state] - table.value(state)) > 1e-9}
     assert wrong == {}
 
 
 def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
-             probabilities: dict[int, list[Value]] | None = None) -> stochastic._Component:
+             probabilities: dict[int, list[Value]] | None = None, repetition: Value = 0) -> stochastic._Component:
     """The cycle of a graph whose node ``n`` moves to ``moves[n]``: the nodes of ``kinds``, the
-    others solved already, at ``ends``' values."""
+    others solved already, at ``ends``' values; endless play scores ``repetition``."""
     from array import array
     from itertools import accumulate
 
@@ -211,7 +240,8 @@ def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
     size = len(kinds) + len(ends)
     graph = Graph(kind=bytearray(kinds) + bytes([TERMINAL]) * len(ends), probabilities=probabilities or {},
                   first=array("q", accumulate(map(len, moves + [[]] * len(ends)), initial=0)),
-                  target=array("q", [child for row in moves for child in row]), has_chance=bool(probabilities))
+                  target=array("q", [child for row in moves for child in row]), has_chance=bool(probabilities),
+                  repetition=repetition)
     solution = Solution.empty(size)
     for node, value in ends.items():
         solution.value[node] = value
@@ -220,15 +250,18 @@ def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
 
 def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip() -> None:
     """Loop coin's cycle as value iteration leaves it, every value 0.0 (floats that tie
-    exactly: each side's pass is worth its flip): the first best move of each side, a pass,
-    would go round for ever; the best moves chosen are the flips (at A, a flip leaves the cycle
-    in two steps, a pass in three).  A move out worth a little less than a move round the
-    cycle is as good within the slack, and not beyond it."""
+    exactly: each side's pass is worth its flip): where endless play scores -1/2, the first best
+    move of each side, a pass, would go round for ever and score that; the best moves chosen
+    are the flips (at A, a flip leaves the cycle in two steps, a pass in three).  Where endless
+    play scores 0, what every node is worth, the passes are as good.  A move out worth a little
+    less than a move round the cycle is as good within the slack, and not beyond it."""
     third = [Fraction(1, 3)] * 3
     # A (0) passes to B (2) or flips (1: a win, 4, a loss, 5, or again); B likewise (3).
     coins = cycle_of([[2, 1], [4, 5, 0], [0, 3], [4, 5, 2]], [MAX, CHANCE, MIN, CHANCE], {4: 1, 5: -1},
-                     {1: third, 3: third})
+                     {1: third, 3: third}, Fraction(-1, 2))
     assert stochastic._ending_choices(coins, [0.0] * 4, 1e-9) == [1, 0, 1, 0]
+    coins.repetition = [0] * 4
+    assert stochastic._ending_choices(coins, [0.0] * 4, 1e-9) == [0, 0, 0, 0]
     # C (0) moves to D (1) or out (2), worth a hair less; D moves back to C alone.
     hair = cycle_of([[1, 2], [0]], [MAX, MIN], {2: 0.5 - 1e-12})
     assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-9) == [1, 0]
