@@ -207,21 +207,35 @@ def stops_held() -> Iterator[None]:
 def stops_deferred() -> Iterator[None]:
     """Let Ctrl-C and SIGTERM wait until the block is done, then handle the first that came
     as it would have been handled (a second Ctrl-C while a stopped solve shuts its workers down
-    would leave their files behind).  A signal is recorded rather than blocked: another thread
-    (Ray's) may be the one the system hands it to.  Only the main thread sets handlers; in
-    another one a signal does not interrupt the block anyway."""
+    would leave their files behind); a third stop in the block stops it at once, should it
+    hang.  A signal is recorded rather than blocked: another thread (Ray's) may be the one the
+    system hands it to.  Only the main thread sets handlers; in another one a signal does not
+    interrupt the block anyway."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     came: list[int] = []
-    previous = {number: signal.signal(number, lambda number, _: came.append(number)) for number in _STOPS}
+
+    def note(number: int, _: Any) -> None:
+        came.append(number)
+        if len(came) > _STOPS_DEFERRED:
+            raise KeyboardInterrupt
+
+    before_int = signal.signal(signal.SIGINT, note)
+    before_term = signal.signal(signal.SIGTERM, note)
     try:
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        if came:
-            signal.raise_signal(came[0])
+        # Each handler is put back even if the other one, put back first, raises meanwhile.
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if before_term is None else before_term)
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if before_int is None else before_int)
+    if came:
+        signal.raise_signal(came[0])
+
+
+_STOPS_DEFERRED = 2  # stops that wait for the end of a ``stops_deferred`` block: more end it
 
 
 def ignore_interrupts() -> None:
