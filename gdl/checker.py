@@ -289,8 +289,9 @@ class _Checker(Resolver):
             value = self.definitions[name].node.value
             if not fits(kind, expected):
                 # `/` divides exactly: a whole number where it is one, else a fraction.
+                divides = any(isinstance(node, ast.Binary) and node.op == "/" for node in ast.walk(value))
                 hint = "; `/` may leave a fraction, `//` divides to a whole number" if (
-                    expected == INT and kind == NUMBER) else ""
+                    expected == INT and kind == NUMBER and divides) else ""
                 self.error(value, f"`{name}` must be {describe(expected)} ({what}), got {describe(kind)}{hint}")
             elif name == "outcomes" and probability_mistake(kind):
                 self.error(value, probability_mistake(kind) or "")

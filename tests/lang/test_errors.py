@@ -180,6 +180,8 @@ CHECK = [
     (BASE + "display = 1\n", "`display` must be a string (the state drawn as text), got an integer", 11, 11),
     (BASE + "tier = n / 2\n", "`tier` must be an integer (an integer no move decreases, to solve the game tier by "
      "tier), got a number; `/` may leave a fraction, `//` divides to a whole number", 11, 8),
+    (BASE + "tier = n * 1.5\n", "`tier` must be an integer (an integer no move decreases, to solve the game tier by "
+     "tier), got a number", 11, 8),
     (BASE + "outcomes = 1\n", "`outcomes` must be a list (the list of (outcome, probability) pairs of a chance node), got an integer", 11, 12),
     (BASE + "symmetries = 1\n", "`symmetries` must be a list (the list of cell maps under which the game is unchanged), got an integer", 11, 14),
     (BASE + 'repetition = "draw"\n', "`repetition` must be a number (the first player's score when a position repeats), got a string", 11, 14),
