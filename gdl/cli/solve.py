@@ -413,6 +413,9 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
         lines.append("the initial state is terminal: no move to make")
     lines.append(f"positions: {result.positions:,} reachable from the start, {result.terminal:,} of them terminal")
     lines.extend(_outcome_lines(game, result))
+    if result.endless:
+        lines.append(f"never ending with perfect play: {counted(result.endless, 'position')}, worth the `repetition` "
+                     "score and counted by it above")
     if result.max_remoteness is not None:
         lines.append(f"longest perfect-play end: {counted(result.max_remoteness, 'ply', 'plies')} (the largest remoteness)")
     stats = result.stats

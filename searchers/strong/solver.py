@@ -95,7 +95,9 @@ class StrongResult:
     value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
     decide).  ``table`` holds every position's answer when the solve was made in memory.
     ``has_chance`` tells whether a chance node was met (a game may declare dice it never throws:
-    then it is solved, remoteness too, as a game without).
+    then it is solved, remoteness too, as a game without).  ``endless`` counts the positions
+    whose end can be put off for ever, worth the ``repetition`` score (None where dice decide:
+    no remoteness is kept there to tell them).
     """
 
     value: Value
@@ -115,6 +117,7 @@ class StrongResult:
     residual: float = 0.0
     table: SolvedTable | None = field(default=None, repr=False)
     has_chance: bool = False
+    endless: int | None = None
 
     @cached_property
     def outcome_counts(self) -> dict[str, int]:
@@ -218,6 +221,7 @@ def summarize(
         exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
+        endless=None if graph.has_chance else solution.remoteness.count(NEVER),
         stats=stats, tolerance=tolerance, residual=solution.residual, table=table, has_chance=graph.has_chance,
     )
 

@@ -598,6 +598,7 @@ class _Totals:
     terminal: int = 0
     outcomes: dict[Value, int] = field(default_factory=dict)
     max_remoteness: int | None = None
+    endless: int = 0  # positions whose end can be put off for ever (in a game without dice)
     exact: bool = True
     residual: float = 0.0
     methods: set[str] = field(default_factory=set)
@@ -612,6 +613,7 @@ class _Totals:
         largest = max(solution.remoteness[:size], default=NEVER)  # NEVER is below every remoteness
         if largest != NEVER:
             self.max_remoteness = max(largest, self.max_remoteness or 0)
+        self.endless += solution.remoteness[:size].count(NEVER)
         self.exact = self.exact and solution.exact
         self.residual = max(self.residual, solution.residual)
         self.methods |= solution.methods
@@ -730,5 +732,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
         value=value, remoteness=remoteness, best=best, exact=totals.exact,
         method=method_text(totals.methods), positions=totals.positions, terminal=totals.terminal,
         outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
+        endless=None if chance else totals.endless,
         stats=stats, tolerance=tolerance, residual=totals.residual, table=None, has_chance=chance,
     )

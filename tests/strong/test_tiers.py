@@ -1086,3 +1086,44 @@ def test_stops_wait_for_the_end_of_the_cleaning_up_but_a_third_ends_it() -> None
             finished.append("a block stopped three times")
     assert finished == ["the block"]
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+TAKE_OR_PASS = """game "Take"
+players First, Second
+symbols pass
+param stones = 4
+state:
+    pile = stones
+    mover = First
+to_move = mover
+moves = [n for n in [1, 2] if n <= pile] + [pass]
+result(m):
+    if m != pass:
+        pile -= m
+    mover = other(mover)
+terminal = pile == 0
+utility = 1 if mover == Second else -1
+repetition = 1
+tier = stones - pile
+"""
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])  # 0: without the tiers, in memory
+def test_the_positions_that_never_end_are_counted_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        workers: int) -> None:
+    """Take 1 or 2 of 4 stones, or pass; endless play scores 1 for First.  With 1 or 2 stones
+    the mover takes them and wins; with 3, a take leaves the other side 1 or 2, so each side
+    passes, for ever; with 4, taking 1 leaves 3 (endless), 2 leaves the other side 2, and a
+    pass leaves the other side 4: endless too.  So 4 of the 10 positions never end (3 or 4
+    stones, either side to move), worth 1 like First's 3 wins (1 or 2 stones, and First having
+    taken the last): the text counts them apart."""
+    path = tmp_path / "take.gdl"
+    path.write_text(TAKE_OR_PASS if workers else TAKE_OR_PASS.replace("tier = stones - pile\n", ""))
+    how = ["--workers", str(workers)] if workers else []
+    assert main(["solve", str(path), "--strong", *how]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2:5] == [
+        "positions: 10 reachable from the start, 2 of them terminal",
+        "by value: First wins 7, Second wins 3",
+        "never ending with perfect play: 4 positions, worth the `repetition` score and counted by it above",
+    ]
