@@ -5,11 +5,11 @@ are those of the game where a play that never ends scores the repetition value `
 iteration starts every node at ``r`` and sweeps (Gauss-Seidel) until the largest change is
 below the tolerance: the values of ever longer games, never proven, and not always the true
 ones (where a side can stay in a cycle, the sweeps can settle on values the game does not
-have, the last change small).  So, for components small enough, policy iteration follows: both players' choices are
-fixed (first those value iteration found), the resulting Markov chain is solved exactly with
-fractions, one of its own strongly connected components at a time (a component the chain can
-never leave is a play that never ends: ``r``), and every choice that is not best under those
-values is switched, until none is.
+have, the last change small).  So, for components small enough, policy iteration follows:
+both players' choices are fixed (first those value iteration found), the resulting Markov
+chain is solved exactly with fractions, one of its own strongly connected components at a
+time (a component the chain can never leave is a play that never ends: ``r``), and every
+choice that is not best under those values is switched, until none is.
 
 Exact values are then only claimed with a certificate.  Values ``V`` that every node's rule
 reproduces (a first-player node has the largest of its successors' values, and so on) are the
@@ -197,7 +197,7 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
     options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
     best = [[] if row is None else _within(row, max(row) if kind[i] == MAX else min(row), slack)
             for i, row in enumerate(options)]
-    if all(len(places) < 2 for places in best):  # no two moves alike anywhere (as in nearly all of Pig's cycles)
+    if all(len(places) < 2 for places in best):  # no two best moves anywhere: nearly all of Pig's cycles
         return [places[0] if places else 0 for places in best]
     settled = bytearray(abs(values[i] - component.repetition[i]) <= slack for i in range(size))
     # The moves the search for a settled place follows: a player's best moves, every outcome of the dice.
