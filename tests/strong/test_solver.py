@@ -209,10 +209,10 @@ def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -
 def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.MonkeyPatch, text: str,
                                                            repetition: Fraction, value: Fraction, positions: int,
                                                            exact: bool) -> None:
-    """Where a pass is as good as a flip, a best move that passes can follow the cycle round
-    for ever if the other side passes too, scored as endless play (`rep`), not as the value:
-    at every position, playing the table's best moves scores the table's value (a chain
-    iterated here), and the start's is known by hand (1/3, -1/3 or 0 for A)."""
+    """Where a pass (or a stay) is as good as a throw, a best move that passes can follow the
+    cycle round for ever if the other side passes too, scored as endless play (`rep`), not as
+    the value: at every position, playing the table's best moves scores the table's value (a
+    chain iterated here), and the start's is known by hand (1/3, -1/3, 0 or 1/2 for A)."""
     if not exact:
         monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
     game = gdl.loads(text, rep=repetition)
