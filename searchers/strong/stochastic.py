@@ -4,8 +4,9 @@ Within a strongly connected component holding chance nodes (Pig, the coin game),
 are those of the game where a play that never ends scores the repetition value ``r``.  Value
 iteration starts every node at ``r`` and sweeps (Gauss-Seidel) until the largest change is
 below the tolerance: the values of ever longer games, never proven, and not always the true
-ones (where a side can stay in a cycle, the sweeps can settle on values the game does not
-have, the last change small).  So, for components small enough, policy iteration follows:
+ones (where a side can go round a cycle of its own positions, the sweeps can settle on values
+the game does not have, the last change small; a move that keeps the position is handled, see
+``_Component``).  So, for components small enough, policy iteration follows:
 both players' choices are fixed (first those value iteration found), the resulting Markov
 chain is solved exactly with fractions, one of its own strongly connected components at a
 time (a component the chain can never leave is a play that never ends: ``r``), and every
@@ -43,7 +44,12 @@ class NotExact(Exception):
 
 class _Component:
     """A cycle's nodes, each with its moves: (move index, local successor or _EXIT, exit value,
-    probability)."""
+    probability).
+
+    A player's move that keeps the position is an exit worth the repetition value: staying
+    for ever scores that, and staying a while then moving on is moving on.  As a move to
+    itself, value iteration would let the node keep a value that dipped during the sweeps
+    (the side to move taking its own last value as an option) and settle there."""
 
     def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
         self.nodes = members
@@ -53,9 +59,12 @@ class _Component:
         self.moves: list[list[tuple[int, int, Any, Any]]] = []
         for node in members:
             probabilities = graph.probabilities.get(node)
-            row = []
+            row: list[tuple[int, int, Any, Any]] = []
             for move, child in enumerate(target[first[node]:first[node + 1]]):
                 j = local.get(child, _EXIT)
+                if child == node and probabilities is None:  # a stay: see the class's docstring
+                    row.append((move, _EXIT, graph.repetition_of(node), None))
+                    continue
                 value = solution.value[child] if j == _EXIT else None
                 row.append((move, j, value, None if probabilities is None else probabilities[move]))
             self.moves.append(row)

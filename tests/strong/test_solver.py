@@ -268,6 +268,24 @@ def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip
     assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
 
 
+def test_value_iteration_does_not_settle_where_a_side_stays_put() -> None:
+    """A cycle where the second player, at C, may stay put for ever (1/2, the repetition value)
+    or go on to a throw D whose value dips during the sweeps: the stay once let C keep the dip
+    as its value (0.2857, the last change 6e-13).  By hand: the throw T is a win (2/3) or C
+    (1/3), so T = 2/3 + C/3; B takes the better of T and D; D is itself (2/7), a loss worth 0
+    (3/7) or B (2/7), so D = 2B/5; C = min(1/2, D).  So B = T, T = 2/3 + 2T/15: T = B = 10/13,
+    D = C = 4/13."""
+    third, sevenths = [Fraction(2, 3), Fraction(1, 3)], [Fraction(2, 7), Fraction(3, 7), Fraction(2, 7)]
+    # T (0) throws: a win (4) or C (3); B (1) moves to D (2) or T; D throws: itself, a loss (5)
+    # or B; C stays put or moves to D.
+    cycle = cycle_of([[4, 3], [2, 0], [2, 5, 1], [3, 2]], [CHANCE, MAX, CHANCE, MIN], {4: 1, 5: 0},
+                     {0: third, 2: sevenths}, Fraction(1, 2))
+    values, change = stochastic.value_iteration(cycle, 1e-12, lambda *_: None)
+    assert change < 1e-12
+    expected = [Fraction(10, 13), Fraction(10, 13), Fraction(4, 13), Fraction(4, 13)]
+    assert [abs(value - exact) < 1e-9 for value, exact in zip(values, expected)] == [True] * 4
+
+
 @FEW
 @given(random_graphs())
 def test_cyclic_graph_games_agree_with_brute_force(game: GraphGame) -> None:
