@@ -182,9 +182,13 @@ def _option_values(component: _Component, values: list[Any], i: int) -> list[Any
 
 def _best_option(component: _Component, values: list[Any], i: int) -> int:
     """The place in the node's moves of its first best move under ``values``."""
-    options = _option_values(component, values, i)
-    best = max(options) if component.kind[i] == MAX else min(options)
-    return options.index(best)
+    return _first_best(_option_values(component, values, i), component.kind[i])
+
+
+def _first_best(options: list[Any], kind: int) -> int:
+    """The place of the first best of a node's ``options`` (its moves' values), for the player
+    of ``kind``."""
+    return options.index(max(options) if kind == MAX else min(options))
 
 
 def _ending_choices(component: _Component, values: list[Any], slack: float) -> list[int]:
@@ -226,13 +230,13 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
         for i in lost:
             sure[i] = 0
     choices = [0] * size
-    for i in range(size):
-        if options[i] is None:
+    for i, row in enumerate(options):
+        if row is None:
             continue
         if sure[i] and not settled[i]:
             choices[i] = min(best[i], key=lambda place: (_steps_from(moves[i][place][1], distance), place))
         else:
-            choices[i] = _best_option(component, values, i)
+            choices[i] = _first_best(row, kind[i])
     return choices
 
 

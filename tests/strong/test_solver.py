@@ -7,6 +7,7 @@ from fractions import Fraction
 from functools import reduce
 from operator import xor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -175,22 +176,22 @@ repetition = rep
 """
 
 
-def score_of_the_best_moves(game: object, table: object, repetition: Fraction) -> dict:
+def score_of_the_best_moves(game: Any, table: Any, repetition: Fraction) -> dict[Any, float]:
     """What each position scores for the first player when both sides play the table's best
     moves: the Markov chain they leave, iterated from the repetition score (what a play that
     has not ended scores) until its changes vanish."""
-    first = game.players[0]  # type: ignore[attr-defined]
-    states = list(table.graph.positions)  # type: ignore[attr-defined]
+    first = game.players[0]
+    states = list(table.graph.positions)
     steps = {}
     for state in states:
-        if game.is_terminal(state):  # type: ignore[attr-defined]
+        if game.is_terminal(state):
             continue
-        if game.is_chance(state):  # type: ignore[attr-defined]
-            steps[state] = [(float(p), game.result(state, o)) for o, p in game.chance_outcomes(state)]  # type: ignore[attr-defined]
+        if game.is_chance(state):
+            steps[state] = [(float(p), game.result(state, o)) for o, p in game.chance_outcomes(state)]
         else:
-            move = game.actions(state)[table.best_move_index(state)]  # type: ignore[attr-defined]
-            steps[state] = [(1.0, game.result(state, move))]  # type: ignore[attr-defined]
-    score = {state: float(repetition) if state in steps else float(game.utility(state, first))  # type: ignore[attr-defined]
+            move = game.actions(state)[table.best_move_index(state)]
+            steps[state] = [(1.0, game.result(state, move))]
+    score = {state: float(repetition) if state in steps else float(game.utility(state, first))
              for state in states}
     for _ in range(2_000):
         score = {state: sum(p * score[child] for p, child in steps[state]) if state in steps else score[state]
