@@ -265,7 +265,7 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
                        "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
     group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
-                       help=f"where dice repeat positions, iterate values until no change exceeds X (default {DEFAULT_TOLERANCE:g})")
+                       help=f"where dice repeat positions, iterate values until each is known within X (default {DEFAULT_TOLERANCE:g})")
 
 
 def check_strong_options(args: argparse.Namespace) -> None:
@@ -397,7 +397,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
 
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     """The figures of a strong solve for people."""
-    note = "" if result.exact else f"  [not exact: value iteration, largest last change {result.residual:.2g}]"
+    note = "" if result.exact else f"  [not exact: value iteration, every value within {result.residual:.2g}]"
     if result.remoteness is None and result.best_move is not None and not result.has_chance:
         # No end to reach: the value is the score the game gives a play that never ends.
         headline = (f"never ends with perfect play: the `repetition` score, {number_text(result.value)} "

@@ -42,7 +42,7 @@ class Solution:
     remoteness: IntArray
     best: IntArray
     exact: bool = True
-    residual: float = 0.0  # the largest change in the last sweep of value iteration
+    residual: float = 0.0  # a bound on the error of the values value iteration found (their cycles' bounds added up)
     methods: set[str] = field(default_factory=set)
 
     @property

@@ -91,7 +91,7 @@ class StrongResult:
 
     ``exact`` is True only when every value is proven: by backward induction, retrograde
     analysis, or policy iteration with its certificate; after value iteration it is False and
-    ``residual`` is the largest change of the last sweep.  ``outcomes`` counts the positions by
+    ``residual`` bounds how far any value may be from the game's (up to the floats' rounding).  ``outcomes`` counts the positions by
     value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
     decide).  ``table`` holds every position's answer when the solve was made in memory.
     ``has_chance`` tells whether a chance node was met (a game may declare dice it never throws:

@@ -1,12 +1,16 @@
 """Cycles through the dice: value iteration, then exact values by policy iteration.
 
 Within a strongly connected component holding chance nodes (Pig, the coin game), the values
-are those of the game where a play that never ends scores the repetition value ``r``.  Value
-iteration starts every node at ``r`` and sweeps (Gauss-Seidel) until the largest change is
-below the tolerance: the values of ever longer games, never proven, and not always the true
-ones (where a side can go round a cycle of its own positions, the sweeps can settle on values
-the game does not have, the last change small; a move that keeps the position is handled, see
-``_Component``).  So, for components small enough, policy iteration follows:
+are those of the game where a play that never ends scores the repetition value ``r``.  They
+satisfy the values' rules (a first-player node has the largest of its successors' values, a
+chance node their average, and so on), which are monotone; but where play can go round for
+ever, other values satisfy them too.  Value iteration sweeps (Gauss-Seidel) from below every
+value a node can have and from above at once (``value_iteration``): the sweeps from below
+stay below every solution of the rules, the game's values among them, and those from above
+above, so their gap bounds the error at every sweep.  Where one player alone can keep the play
+going (``_circles``), that player's positions there are read as one, worth ``r`` or the best
+way out, and where both can, the gap stays open and says so.  The values found are proven
+within the bound, never exact.  So, for components small enough, policy iteration follows:
 both players' choices are fixed (first those value iteration found), the resulting Markov
 chain is solved exactly with fractions, one of its own strongly connected components at a
 time (a component the chain can never leave is a play that never ends: ``r``), and every
@@ -25,6 +29,7 @@ first player is guaranteed ``V``; the same argument gives the second player's gu
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import sub
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import CHANCE, MAX, MIN, Graph
@@ -71,60 +76,192 @@ class _Component:
         self.repetition = [graph.repetition_of(node) for node in members]
 
 
+def _circles(kind: list[int], moves: list[list[tuple[int, int, Any, Any]]]) -> dict[int, tuple[int, frozenset[int]]]:
+    """The places where one player alone keeps the play going, among a component's nodes
+    (``kind``, and ``moves`` as ``_Component`` holds them): for each node in one, that player
+    (``MAX`` or ``MIN``) and the place's nodes.
+
+    Such a place (an end component of that player's) is a strongly connected block of two or
+    more positions where the other player has no choice (one place to go, inside it) and the
+    dice cannot throw the play out.  Its player can keep the play in it for ever (scored the
+    repetition value), or reach any of its positions, for certain, and leave from there: value
+    iteration reads its player's positions as one (``_row``), so that a value that dipped
+    during the sweeps cannot go round it and stay."""
+    size = len(kind)
+    forced = [kind[i] != CHANCE and len({j for _, j, _, _ in moves[i]}) == 1 and moves[i][0][1] != _EXIT
+              for i in range(size)]
+    circles: dict[int, tuple[int, frozenset[int]]] = {}
+    for player in (MAX, MIN):
+        candidates = {i for i in range(size) if kind[i] in (player, CHANCE) or forced[i]}
+        while candidates:
+            blocks = strongly_connected(sorted(candidates), lambda i: [
+                j for _, j, _, _ in moves[i] if j in candidates])
+            where = {i: block for block in map(frozenset, blocks) for i in block}
+            # Out: a lone position; dice, or a forced move, that may leave its block.
+            out = {i for i in candidates if len(where[i]) == 1 or (kind[i] != player and any(
+                j not in where[i] for _, j, _, _ in moves[i]))}
+            if not out:
+                break
+            candidates -= out
+        for i in candidates:
+            circles[i] = (player, where[i])
+    return circles
+
+
 @typeguard_ignore
 def value_iteration(component, tolerance, interrupt_check):
-    """Float values of the component's nodes and the last sweep's largest change."""
-    size = len(component.nodes)
+    """Float values of the component's nodes, a bound on their errors (proven, but for the
+    floats' rounding, given the values the component leads out to), and the size of the last
+    change of the sweeps that made them (see the module's docstring).
+
+    The sweeps run from both ends at once: from the lowest value a node can have and from the
+    highest.  The values' rules are monotone, so the first stay below every solution of them,
+    the game's values among them, and the second above: once the two meet within the
+    tolerance, their middle is the values, proven within half their gap.  Where they stop
+    apart, the rules have more than one solution: where one player alone can keep the play
+    going (``_circles``), that player's positions there are read as one and the sweeps run
+    again; where both can (each handing the turn back), the values are those of sweeps from
+    the repetition value, and the bound is the whole gap."""
+    sweep = _sweep_order(component, {})
+    low, high = _from_both_ends(component, sweep, tolerance, interrupt_check)
+    gap = max(map(sub, high, low))
+    if gap >= tolerance:
+        circles = _circles(component.kind, component.moves)
+        if circles:
+            sweep = _sweep_order(component, circles)
+            low, high = _from_both_ends(component, sweep, tolerance, interrupt_check)
+            gap = max(map(sub, high, low))
+    if gap < tolerance:
+        return [(a + b) / 2 for a, b in zip(low, high)], gap / 2, gap / 2
     x = [float(r) for r in component.repetition]
-    rows = [_row(component, i) for i in range(size)]
-    # Each sweep visits a node after the nodes it reads where the cycles allow: a change then
-    # travels along a whole line of moves in one sweep (Pig to 20: 18 sweeps a cycle, not 32).
-    order = _successors_first([_reads(kind, inner) for kind, _, inner in rows])
-    sweep = [(i, *rows[i]) for i in order]
     sweeps = 0
     while True:
-        change = 0.0
-        for i, kind, constant, inner in sweep:
-            if kind == _AVERAGE:
-                new = constant
-                for p, j in inner:
-                    new += p * x[j]
-            elif kind == _HIGHER:
-                new = x[inner]
-                if constant > new:
-                    new = constant
-            elif kind == _LOWER:
-                new = x[inner]
-                if constant < new:
-                    new = constant
-            elif kind == _LARGEST:
-                new = max(map(x.__getitem__, inner))
-                if constant > new:
-                    new = constant
-            else:
-                new = min(map(x.__getitem__, inner))
-                if constant < new:
-                    new = constant
-            difference = abs(new - x[i])
-            if difference > change:
-                change = difference
-            x[i] = new
+        change = _sweep(sweep, x)
         sweeps += 1
         if change < tolerance or sweeps >= _SWEEPS:
-            return x, change
+            return x, gap, change
         if not sweeps & 15:
             interrupt_check(sweeps, change)
+
+
+def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[int]]]) -> list[tuple[Any, ...]]:
+    """Each node with its rule (``_row``), in the order a sweep visits them: a node after the
+    nodes it reads where the cycles allow, so that a change travels along a whole line of
+    moves in one sweep (Pig to 20: 18 sweeps a cycle, not 32)."""
+    rows = [_row(component, i, circles) for i in range(len(component.nodes))]
+    order = _successors_first([_reads(kind, inner) for kind, _, inner in rows])
+    return [(i, *rows[i]) for i in order]
+
+
+@typeguard_ignore
+def _from_both_ends(component, sweep, tolerance, interrupt_check):
+    """The values of sweeps from below every value a node can have and from above, until they
+    meet within ``tolerance`` or stop apart."""
+    size = len(component.nodes)
+    ends = [float(v) for row in component.moves for _, j, v, _ in row if j == _EXIT] + [
+        float(r) for r in component.repetition]
+    low, high = [min(ends)] * size, [max(ends)] * size
+    sweeps = 0
+    while True:
+        low_before, high_before = low[:], high[:]
+        _sweep_both(sweep, low, high)
+        gap = max(map(sub, high, low))
+        sweeps += 1
+        # Apart for good: neither end moves by the tolerance, nor by a thousandth of the gap
+        # (a gap that closes slowly still does by more).
+        if gap < tolerance or sweeps >= _SWEEPS or max(
+                max(map(sub, low, low_before)), max(map(sub, high_before, high))) < min(tolerance, gap / 1000):
+            return low, high
+        if not sweeps & 15:
+            interrupt_check(sweeps, gap)
+
+
+@typeguard_ignore
+def _sweep_both(sweep, low, high):
+    """One sweep of value iteration over ``low`` and ``high`` at once, in place (``sweep``: each
+    node with its rule from ``_row``, in the order to visit them)."""
+    for i, kind, constant, inner in sweep:
+        if kind == _AVERAGE:
+            lower = upper = constant
+            for p, j in inner:
+                lower += p * low[j]
+                upper += p * high[j]
+        elif kind == _HIGHER:
+            lower, upper = low[inner], high[inner]
+            if constant > lower:
+                lower = constant
+                if constant > upper:
+                    upper = constant
+        elif kind == _LOWER:
+            lower, upper = low[inner], high[inner]
+            if constant < upper:
+                upper = constant
+                if constant < lower:
+                    lower = constant
+        elif kind == _LARGEST:
+            lower = max(map(low.__getitem__, inner))
+            upper = max(map(high.__getitem__, inner))
+            if constant > lower:
+                lower = constant
+                if constant > upper:
+                    upper = constant
+        else:
+            lower = min(map(low.__getitem__, inner))
+            upper = min(map(high.__getitem__, inner))
+            if constant < upper:
+                upper = constant
+                if constant < lower:
+                    lower = constant
+        low[i] = lower
+        high[i] = upper
+
+
+@typeguard_ignore
+def _sweep(sweep, x):
+    """One sweep of value iteration over ``x``, in place (``sweep``: each node with its rule
+    from ``_row``, in the order to visit them); the largest change."""
+    change = 0.0
+    for i, kind, constant, inner in sweep:
+        if kind == _AVERAGE:
+            new = constant
+            for p, j in inner:
+                new += p * x[j]
+        elif kind == _HIGHER:
+            new = x[inner]
+            if constant > new:
+                new = constant
+        elif kind == _LOWER:
+            new = x[inner]
+            if constant < new:
+                new = constant
+        elif kind == _LARGEST:
+            new = max(map(x.__getitem__, inner))
+            if constant > new:
+                new = constant
+        else:
+            new = min(map(x.__getitem__, inner))
+            if constant < new:
+                new = constant
+        difference = abs(new - x[i])
+        if difference > change:
+            change = difference
+        x[i] = new
+    return change
 
 
 # How value iteration computes a node from the nodes it reads (see ``_row``).
 _HIGHER, _LOWER, _LARGEST, _SMALLEST, _AVERAGE = range(5)
 
 
-def _row(component: _Component, i: int) -> tuple[int, float, Any]:
+def _row(component: _Component, i: int, circles: dict[int, tuple[int, frozenset[int]]]) -> tuple[int, float, Any]:
     """How value iteration computes node ``i``: its rule, the value of its moves out of the
     component (their best for a player, their share of the average at a chance node), and the
     nodes it reads inside (one node for a player's node with one move inside: ``_HIGHER`` or
-    ``_LOWER``; a list for one with several; pairs of probability and node at a chance node)."""
+    ``_LOWER``; a list for one with several; pairs of probability and node at a chance node).
+
+    A node of a place where one player alone keeps the play going (in ``circles``, see
+    ``_circles``) reads the moves that leave the place, and the repetition value: that player
+    may go on to any of them, or stay for ever."""
     moves = component.moves[i]
     if component.kind[i] == CHANCE:
         outside = 0.0
@@ -133,9 +270,14 @@ def _row(component: _Component, i: int) -> tuple[int, float, Any]:
                 outside += float(p) * float(v)
         return _AVERAGE, outside, [(float(p), j) for _, j, _, p in moves if j != _EXIT]
     maximizing = component.kind[i] == MAX
+    if i in circles:
+        player, circle = circles[i]
+        maximizing = player == MAX
+        moves = [move for node in circle for move in component.moves[node] if move[1] not in circle]
+        moves.append((-1, _EXIT, component.repetition[i], None))
     exits = [float(v) for _, j, v, _ in moves if j == _EXIT]
     best = (max(exits) if maximizing else min(exits)) if exits else -_INFINITY if maximizing else _INFINITY
-    inside = [j for _, j, _, _ in moves if j != _EXIT]
+    inside = sorted({j for _, j, _, _ in moves if j != _EXIT})
     if not inside:  # not met in a cycle, where every node moves inside: its best move out, as a sum
         return _AVERAGE, best, []
     if len(inside) == 1:
@@ -428,7 +570,7 @@ def solve_chance_cycle(
     when ``try_exact`` (the game is small enough) and the certificate holds, else by value
     iteration."""
     component = _Component(graph, solution, members)
-    guess, change = value_iteration(component, tolerance, interrupt_check)
+    guess, bound, change = value_iteration(component, tolerance, interrupt_check)
     values: list[Any] = guess
     exact = False
     policy = None
@@ -449,4 +591,6 @@ def solve_chance_cycle(
     else:
         solution.methods.add("value iteration")
         solution.exact = False
-        solution.residual = max(solution.residual, change)
+        # A cycle's values are within its bound of those it would have if the values it leads
+        # out to were exact: the bounds of the cycles solved add up.
+        solution.residual += bound

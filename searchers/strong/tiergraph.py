@@ -225,8 +225,8 @@ SolveChunk = tuple[TierGraph, Answers, bool, float, int]
 the game has dice, the tolerance of value iteration and the number of positions of the game."""
 
 ChunkSolution = tuple[list[Value], IntArray, IntArray, bool, float, set[str]]
-"""A chunk's values, remoteness and best moves, in node order; whether they are exact, the
-residual of value iteration and the methods used."""
+"""A chunk's values, remoteness and best moves, in node order; whether they are exact, the bound
+on the error of value iteration's values (``Solution.residual``) and the methods used."""
 
 
 def tier_solution(tier_graph: TierGraph, fixed: Answers, chance: bool, tolerance: float, report: Reporter,
@@ -326,7 +326,7 @@ def merge_into(solution: Solution, part: ChunkSolution) -> None:
     solution.remoteness.extend(remoteness)
     solution.best.extend(best)
     solution.exact = solution.exact and exact
-    solution.residual = max(solution.residual, residual)
+    solution.residual += residual
     solution.methods |= methods
 
 

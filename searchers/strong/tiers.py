@@ -615,7 +615,7 @@ class _Totals:
             self.max_remoteness = max(largest, self.max_remoteness or 0)
         self.endless += solution.remoteness[:size].count(NEVER)
         self.exact = self.exact and solution.exact
-        self.residual = max(self.residual, solution.residual)
+        self.residual += solution.residual
         self.methods |= solution.methods
 
 

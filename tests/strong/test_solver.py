@@ -269,22 +269,94 @@ def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip
     assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
 
 
+# The stay-put cycle below: T (0) throws, a win (4) or C (3); B (1) moves to D (2) or T; D
+# throws, itself, a loss (5) or B.  By hand: T = 2/3 + C/3; B takes the better of T and D; D =
+# 2B/5; C, the second player's, at best min(1/2, D), 1/2 being endless play.  So B = T, T = 2/3 +
+# 2T/15: T = B = 10/13, D = C = 4/13.
+THIRDS, SEVENTHS = [Fraction(2, 3), Fraction(1, 3)], [Fraction(2, 7), Fraction(3, 7), Fraction(2, 7)]
+STAY_PUT_VALUES = [Fraction(10, 13), Fraction(10, 13), Fraction(4, 13), Fraction(4, 13)]
+
+
+def assert_within(values: list[float], bound: float, expected: list[Value], tolerance: float) -> None:
+    """``bound`` is below ``tolerance``, and every value within it of the one expected."""
+    assert bound < tolerance
+    assert [abs(value - exact) <= bound for value, exact in zip(values, expected)] == [True] * len(expected)
+
+
 def test_value_iteration_does_not_settle_where_a_side_stays_put() -> None:
     """A cycle where the second player, at C, may stay put for ever (1/2, the repetition value)
-    or go on to a throw D whose value dips during the sweeps: the stay once let C keep the dip
-    as its value (0.2857, the last change 6e-13).  By hand: the throw T is a win (2/3) or C
-    (1/3), so T = 2/3 + C/3; B takes the better of T and D; D is itself (2/7), a loss worth 0
-    (3/7) or B (2/7), so D = 2B/5; C = min(1/2, D).  So B = T, T = 2/3 + 2T/15: T = B = 10/13,
-    D = C = 4/13."""
-    third, sevenths = [Fraction(2, 3), Fraction(1, 3)], [Fraction(2, 7), Fraction(3, 7), Fraction(2, 7)]
-    # T (0) throws: a win (4) or C (3); B (1) moves to D (2) or T; D throws: itself, a loss (5)
-    # or B; C stays put or moves to D.
+    or go on to the throw D, whose value dips during the sweeps: the stay once let C keep the
+    dip as its value (0.2857, the last change 6e-13)."""
     cycle = cycle_of([[4, 3], [2, 0], [2, 5, 1], [3, 2]], [CHANCE, MAX, CHANCE, MIN], {4: 1, 5: 0},
-                     {0: third, 2: sevenths}, Fraction(1, 2))
-    values, change = stochastic.value_iteration(cycle, 1e-12, lambda *_: None)
-    assert change < 1e-12
-    expected = [Fraction(10, 13), Fraction(10, 13), Fraction(4, 13), Fraction(4, 13)]
-    assert [abs(value - exact) < 1e-9 for value, exact in zip(values, expected)] == [True] * 4
+                     {0: THIRDS, 2: SEVENTHS}, Fraction(1, 2))
+    values, bound, _ = stochastic.value_iteration(cycle, 1e-12, lambda *_: None)
+    assert_within(values, bound, STAY_PUT_VALUES, 1e-12)
+
+
+@pytest.mark.parametrize("kinds, moves, probabilities", [
+    # C (3) moves to D or C2 (4), which moves back to C or to D.
+    ([MIN], [[4, 2], [3, 2]], {}),
+    # C moves to D or throws X (4): half back to C, half to C2 (5), which throws X again or moves to D.
+    ([CHANCE, MIN], [[4, 2], [3, 5], [4, 2]], {4: [Fraction(1, 2)] * 2}),
+], ids=["two positions", "through the dice"])
+def test_value_iteration_does_not_settle_where_one_side_goes_round(kinds: list[int], moves: list[list[int]],
+                                                                   probabilities: dict[int, list[Value]]) -> None:
+    """The stay-put cycle, with C's stay replaced by a round that only the second player
+    steers (through positions of its own, or through a die whose every throw stays in the
+    round).  The second player may go round for ever (1/2), so the values are the stay-put
+    cycle's, every position of the round worth C's.  Going round let the dip stay before (T
+    0.7619 for 10/13, the last change 6e-13)."""
+    size = 3 + len(moves)  # T, B, D, then C and the round
+    win, loss = size, size + 1
+    cycle = cycle_of([[win, 3], [2, 0], [2, loss, 1], *moves], [CHANCE, MAX, CHANCE, MIN, *kinds], {win: 1, loss: 0},
+                     {0: THIRDS, 2: SEVENTHS, **probabilities}, Fraction(1, 2))
+    values, bound, _ = stochastic.value_iteration(cycle, 1e-12, lambda *_: None)
+    assert_within(values, bound, STAY_PUT_VALUES + [STAY_PUT_VALUES[3]] * len(kinds), 1e-12)
+
+
+# The mover throws a coin (heads: the game ends, 1/5 for A if A threw, 4/5 if B did; tails:
+# the mover throws or passes again) or passes the turn; endless play scores `rep`.
+PASS_OR_THROW = """
+players A, B
+symbols throw, pass, heads, tails
+param rep = 1/2
+state:
+    mover = A
+    throwing = false
+    score = -1
+to_move = chance if throwing else mover
+moves = [] if throwing else [throw, pass]
+outcomes = [(heads, 1/2), (tails, 1/2)]
+result(m):
+    if throwing:
+        throwing = false
+        if m == heads:
+            score = 1/5 if mover == A else 4/5
+    elif m == throw:
+        throwing = true
+    else:
+        mover = other(mover)
+terminal = score >= 0
+utility = score
+repetition = rep
+"""
+
+
+def test_value_iteration_bounds_values_it_cannot_pin_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pass or throw: both players may hand the turn back and forth for ever.  Every v from 1/5
+    to 4/5, for A and B both, satisfies the values' rules (A = max(B, (A + 1/5)/2), B = min(A,
+    (B + 4/5)/2)): the sweeps cannot tell which.  The game's is 1/2 (each side passes: a throw
+    is worth less to it, (1/2 + 1/5)/2 to A, (1/2 + 4/5)/2 to B), which the values found are,
+    and the bound says how far they might be, 3/5, rather than a last change of nothing.
+    Policy iteration proves 1/2."""
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    game = gdl.loads(PASS_OR_THROW)
+    result = solve_strong(game, tiers=False)
+    assert result.value == 0.5 and not result.exact and result.method == "value iteration"
+    assert abs(result.residual - 0.6) < 1e-9
+    monkeypatch.undo()
+    proven = solve_strong(game, tiers=False)
+    assert proven.value == Fraction(1, 2) and proven.exact
 
 
 @FEW
