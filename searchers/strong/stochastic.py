@@ -136,7 +136,9 @@ def value_iteration(component, tolerance, interrupt_check):
     x = [float(r) for r in component.repetition]
     sweeps = 0
     while True:
-        change = _sweep(sweep, x)
+        before = x[:]
+        _sweep_both(sweep, x, x)  # one end: rare enough to compute twice
+        change = max(map(abs, map(sub, x, before)))
         sweeps += 1
         if change < tolerance or sweeps >= _SWEEPS:
             return x, gap, change
@@ -179,7 +181,8 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check):
 @typeguard_ignore
 def _sweep_both(sweep, low, high):
     """One sweep of value iteration over ``low`` and ``high`` at once, in place (``sweep``: each
-    node with its rule from ``_row``, in the order to visit them)."""
+    node with its rule from ``_row``, in the order to visit them); ``low`` is below ``high``
+    throughout, or the same list."""
     for i, kind, constant, inner in sweep:
         if kind == _AVERAGE:
             lower = upper = constant
@@ -214,39 +217,6 @@ def _sweep_both(sweep, low, high):
                     lower = constant
         low[i] = lower
         high[i] = upper
-
-
-@typeguard_ignore
-def _sweep(sweep, x):
-    """One sweep of value iteration over ``x``, in place (``sweep``: each node with its rule
-    from ``_row``, in the order to visit them); the largest change."""
-    change = 0.0
-    for i, kind, constant, inner in sweep:
-        if kind == _AVERAGE:
-            new = constant
-            for p, j in inner:
-                new += p * x[j]
-        elif kind == _HIGHER:
-            new = x[inner]
-            if constant > new:
-                new = constant
-        elif kind == _LOWER:
-            new = x[inner]
-            if constant < new:
-                new = constant
-        elif kind == _LARGEST:
-            new = max(map(x.__getitem__, inner))
-            if constant > new:
-                new = constant
-        else:
-            new = min(map(x.__getitem__, inner))
-            if constant < new:
-                new = constant
-        difference = abs(new - x[i])
-        if difference > change:
-            change = difference
-        x[i] = new
-    return change
 
 
 # How value iteration computes a node from the nodes it reads (see ``_row``).
