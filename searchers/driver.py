@@ -37,8 +37,8 @@ from ._common import (
 )
 from .ordering import MoveOrderer, hint_first
 from .protocol import (
-    Game, Move, Player, State, Value, check_merge, has_chance, has_position, position_key, position_of,
-    repetition_scorer, rules_of, utility_bounds,
+    Game, Move, Player, State, Value, check_merge, has_chance, has_position, no_moves_error, position_key,
+    position_of, repetition_scorer, rules_of, utility_bounds,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
@@ -487,11 +487,6 @@ def _facts(game: Game, config: SearchConfig, trace: bool) -> tuple[tuple[str, Fa
 def _specialised_depth_first(facts: tuple[tuple[str, Fact], ...]) -> Callable[..., Callable[[int, Outcome | None], Outcome]]:
     """``_depth_first`` with ``facts`` folded in: a node runs no test of a refinement that is off."""
     return specialised(_depth_first, dict(facts))
-
-
-def no_moves_error(game: Game, state: State) -> SearchError:
-    """The error for a non-terminal state without legal moves (a broken game)."""
-    return SearchError(f"state {state!r} is not terminal but has no legal moves")
 
 
 def _line_hints(

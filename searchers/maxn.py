@@ -46,10 +46,9 @@ from ._common import (
     pv_from_line,
     search_from,
 )
-from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
-    Game, Move, Player, State, Value, check_limits, limits_need_evaluation, position_of, rules_of,
+    Game, Move, Player, State, Value, check_limits, limits_need_evaluation, no_moves_error, position_of, rules_of,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
 

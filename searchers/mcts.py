@@ -36,10 +36,9 @@ from typing import TYPE_CHECKING, cast
 
 from . import _hot
 from ._common import MAX_PLIES, Budget, Progress, Stop, root_player
-from .driver import no_moves_error
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
-    Game, Move, State, Value, check_limits, game_name, position_of, require_evaluation, rules_of,
+    Game, Move, State, Value, check_limits, game_name, no_moves_error, position_of, require_evaluation, rules_of,
 )
 from .results import Bound, SearchError, SearchResult, SearchStats, SearchValue
 

@@ -313,6 +313,11 @@ def _how_they_differ(game: Game, first: State, second: State, position: Callable
 _MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far
 
 
+def no_moves_error(game: Game, state: State) -> SearchError:
+    """The error for a non-terminal state without legal moves (a broken game)."""
+    return SearchError(f"state {state!r} is not terminal but has no legal moves")
+
+
 def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool:
     """Check two states that a table key stands for: if the key makes them one position (rather
     than mirror images under the game's symmetries), they must play the same. They are compared
@@ -330,6 +335,9 @@ def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool
         if chance and game.is_chance(stored):
             move = choose.choice(game.chance_outcomes(stored))[0]
         else:
-            move = choose.choice(game.actions(stored))
+            moves = game.actions(stored)
+            if not moves:
+                raise no_moves_error(game, stored)
+            move = choose.choice(moves)
         stored, state = game.result(stored, move), game.result(state, move)
     return True

@@ -23,7 +23,7 @@ from gdl.cli.common import (
 from gdl.tablebase import describe_game
 from searchers import SearchError
 from searchers.strong import (
-    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader,
+    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, has_tiers,
     outcome_counts, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY
@@ -322,6 +322,10 @@ class StrongProgressLine:
 def run_strong(args: argparse.Namespace) -> int:
     """Solve every position and print the figures (and write the tablebase, with --out)."""
     game = load_game(args)
+    cores = os.cpu_count() or 1
+    if args.workers > cores and args.ray is None and has_tiers(game):
+        say(f"gdl solve: --workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
+            f"the workers take turns on them, no quicker than {cores}", to=sys.stderr)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
         with terminate_as_interrupt():

@@ -21,7 +21,8 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
 from ..protocol import (
-    Game, State, Value, check_merge, check_same_position, has_chance, position_of, repetition_rule, tier_of,
+    Game, State, Value, check_merge, check_same_position, has_chance, no_moves_error, position_of, repetition_rule,
+    tier_of,
 )
 from ..results import SearchError
 
@@ -275,7 +276,7 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque[State]], None]
             kind.append(MAX if to_move(state) == first_player else MIN)
             moves = actions(state)
             if not moves:
-                raise SearchError(f"state {state!r} is not terminal but has no legal moves")
+                raise no_moves_error(game, state)
         if repetition is not None:
             repetitions.append(repetition(state))
         level = None if tier is None else tier(state)

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
-from ..protocol import Game, Value, has_chance, position_of, repetition_rule
+from ..protocol import Game, Value, has_chance, no_moves_error, position_of, repetition_rule
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, TERMINAL, IntArray, PositionSampler, tier_error
 from .keys import stable_key
@@ -155,7 +155,7 @@ def expand_states(game: Game, sampler: PositionSampler, tier: int, states: list[
         else:
             moves = actions(state)
             if not moves:
-                raise SearchError(f"state {state!r} is not terminal but has no legal moves")
+                raise no_moves_error(game, state)
             kinds.append(MAX if to_move(state) == first_player else MIN)
         counts.append(len(moves))
         repetitions.append(None if repetition is None else repetition(state))

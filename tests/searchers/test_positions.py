@@ -6,6 +6,7 @@ play is caught."""
 from __future__ import annotations
 
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ import searchers.driver as driver
 import searchers.protocol as protocol
 from gdl.errors import GdlError
 from searchers import SearchError, alphabeta, expectiminimax, maxn, minimax, paranoid
+from searchers.strong import solve_strong
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = (ROOT / "games" / "connect.gdl").read_text()
@@ -277,3 +279,51 @@ def test_monte_carlo_tree_search_finds_a_repetition_by_position_too() -> None:
     assert (result.value, result.exact) == (1, True) and result.stats.repetitions >= 1
     with pytest.raises(SearchError, match="100,000 moves without ending"):
         mcts(gdl.loads(FLIP), iterations=3, seed=0)
+
+
+class Stuck:
+    """Two moves to one position (``n``, leaving out whether a jump was made), then a state
+    that is not finished but has no moves: a broken game (gdl's own games stop at such a state
+    themselves), which the check of the merged states meets first."""
+
+    players = ("A", "B")
+
+    def initial_state(self) -> tuple[int, bool]:
+        """No moves made, no jump."""
+        return 0, False
+
+    def to_move(self, state: tuple[int, bool]) -> str:
+        """A, then B, in turn."""
+        return "AB"[state[0] % 2]
+
+    def actions(self, state: tuple[int, bool]) -> list[str]:
+        """Go or jump, twice; then nothing, though the game is not over."""
+        return ["go", "jump"] if state[0] < 2 else []
+
+    def result(self, state: tuple[int, bool], move: str) -> tuple[int, bool]:
+        """One step on, remembering a jump."""
+        return state[0] + 1, state[1] or move == "jump"
+
+    def is_terminal(self, state: tuple[int, bool]) -> bool:
+        """Never reached: over after five steps."""
+        return state[0] > 5
+
+    def utility(self, state: tuple[int, bool], player: str) -> int:
+        """A draw."""
+        return 0
+
+    def position(self, state: tuple[int, bool]) -> int:
+        """The steps made alone."""
+        return state[0]
+
+
+def test_the_check_of_merged_states_names_a_state_without_moves() -> None:
+    """Following the two states of one position down a line of play, the check meets a state
+    that is not finished but has no moves: it says so, as the searchers do (it raised
+    IndexError from an empty choice), and so does the strong solver, which checks them."""
+    game = Stuck()
+    first, second = game.result(game.initial_state(), "go"), game.result(game.initial_state(), "jump")
+    with pytest.raises(SearchError, match="is not terminal but has no legal moves"):
+        protocol.check_merge(game, first, second, Random(0))  # type: ignore[arg-type]
+    with pytest.raises(SearchError, match="is not terminal but has no legal moves"):
+        solve_strong(game)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from worker processes and from Ray tasks; a move into a lower tier is an error a
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 import sqlite3
 from functools import partial
@@ -1127,3 +1128,18 @@ def test_the_positions_that_never_end_are_counted_apart(tmp_path: Path, capsys: 
         "by value: First wins 7, Second wins 3",
         "never ending with perfect play: 4 positions, worth the `repetition` score and counted by it above",
     ]
+
+
+def test_more_workers_than_cores_are_started_with_a_word(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Two workers on a machine of one core: the solve goes on (Nim 1-2-3 is Second's win:
+    1 ^ 2 ^ 3 = 0, Bouton's rule), and says the workers take turns on the core; one worker
+    says nothing."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    nim = ["solve", str(ROOT / "games" / "nim.gdl"), "--strong", "-p", "piles=(1, 2, 3)"]
+    assert main([*nim, "--workers", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "--workers 2 on a machine with 1 core: the workers take turns on them, no quicker than 1" in err
+    assert "Nim: Second wins (value -1)" in out and "by 2 worker processes" in out
+    assert main([*nim, "--workers", "1"]) == 0
+    assert capsys.readouterr().err == ""
