@@ -265,7 +265,7 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
                        "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
     group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
-                       help=f"where dice repeat positions, iterate values until each is known within X (default {DEFAULT_TOLERANCE:g})")
+                       help=f"where dice repeat positions, iterate values until each cycle's are known within X (default {DEFAULT_TOLERANCE:g})")
 
 
 def check_strong_options(args: argparse.Namespace) -> None:

@@ -6,8 +6,8 @@ satisfy the values' rules (a first-player node has the largest of its successors
 chance node their average, and so on), which are monotone; but where play can go round for
 ever, other values satisfy them too.  Value iteration sweeps (Gauss-Seidel) from below every
 value a node can have and from above at once (``value_iteration``): the sweeps from below
-stay below every solution of the rules, the game's values among them, and those from above
-above, so their gap bounds the error at every sweep.  Where one player alone can keep the play
+stay below every solution of the rules between the lowest and the highest value, the game's
+values among them, and those from above above, so their gap bounds the error at every sweep.  Where one player alone can keep the play
 going (``_circles``), that player's positions there are read as one, worth ``r`` or the best
 way out, and where both can, the gap stays open and says so.  The values found are proven
 within the bound, never exact.  So, for components small enough, policy iteration follows:
@@ -29,6 +29,7 @@ first player is guaranteed ``V``; the same argument gives the second player's gu
 from __future__ import annotations
 
 from fractions import Fraction
+from math import ulp
 from operator import sub
 from typing import Any, no_type_check as typeguard_ignore
 
@@ -110,38 +111,42 @@ def _circles(kind: list[int], moves: list[list[tuple[int, int, Any, Any]]]) -> d
 
 @typeguard_ignore
 def value_iteration(component, tolerance, interrupt_check):
-    """Float values of the component's nodes, a bound on their errors (proven, but for the
-    floats' rounding, given the values the component leads out to), and the size of the last
-    change of the sweeps that made them (see the module's docstring).
+    """Float values of the component's nodes, a bound on their errors (given the values the
+    component leads out to), and the slack its best moves may take: the last change of the
+    sweeps that made the values, or half the gap where the two ends met (see the module's
+    docstring).
 
     The sweeps run from both ends at once: from the lowest value a node can have and from the
-    highest.  The values' rules are monotone, so the first stay below every solution of them,
-    the game's values among them, and the second above: once the two meet within the
-    tolerance, their middle is the values, proven within half their gap.  Where they stop
-    apart, the rules have more than one solution: where one player alone can keep the play
-    going (``_circles``), that player's positions there are read as one and the sweeps run
-    again; where both can (each handing the turn back), the values are those of sweeps from
-    the repetition value, and the bound is the whole gap."""
+    highest.  The values' rules are monotone, so the first stay below every solution of them
+    between those two, the game's values among them, and the second above (each value moved
+    past its roundings: see ``_from_both_ends``): once the two meet within the tolerance, their
+    middle is the values, proven within half their gap.  Where they stop apart, the rules
+    have more than one solution: where one player alone can keep the play going
+    (``_circles``), that player's positions there are read as one and the sweeps run again;
+    where both can (each handing the turn back), the values are those of sweeps from the
+    repetition value, kept between the two ends, and the bound is the whole gap."""
     sweep = _sweep_order(component, {})
-    low, high = _from_both_ends(component, sweep, tolerance, interrupt_check)
-    gap = max(map(sub, high, low))
-    if gap >= tolerance:
+    low, high, sweeps, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
+    if apart:
         circles = _circles(component.kind, component.moves)
         if circles:
             sweep = _sweep_order(component, circles)
-            low, high = _from_both_ends(component, sweep, tolerance, interrupt_check)
-            gap = max(map(sub, high, low))
-    if gap < tolerance:
+            low, high, more, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
+            sweeps += more
+    gap = max(map(sub, high, low))
+    if not apart:  # met, or the sweeps ran out on their way to meeting
         return [(a + b) / 2 for a, b in zip(low, high)], gap / 2, gap / 2
     x = [float(r) for r in component.repetition]
     sweeps = 0
     while True:
         before = x[:]
-        _sweep_both(sweep, x, x)  # one end: rare enough to compute twice
+        _sweep_both(sweep, x, x, 0.0)  # one end: rare enough to compute twice
         change = max(map(abs, map(sub, x, before)))
         sweeps += 1
         if change < tolerance or sweeps >= _SWEEPS:
-            return x, gap, change
+            # Kept between the ends: sweeps from the repetition value that stopped sooner than
+            # the ends did may lie outside them.
+            return [min(max(v, a), b) for v, a, b in zip(x, low, high)], gap, change
         if not sweeps & 15:
             interrupt_check(sweeps, change)
 
@@ -157,32 +162,53 @@ def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[
 
 @typeguard_ignore
 def _from_both_ends(component, sweep, tolerance, interrupt_check):
-    """The values of sweeps from below every value a node can have and from above, until they
-    meet within ``tolerance`` or stop apart."""
+    """Sweeps from below every value a node can have and from above, until they meet within
+    ``tolerance`` or stop apart: the two ends' values, the sweeps made and whether they stopped
+    apart.
+
+    The sum of the gaps shrinks as the ends close in; where it shrinks towards nought (the
+    values pinned down, however slowly), the sweeps go on until the ends meet (or run out);
+    where it shrinks towards a sum of its own (foretold from its last three, as a geometric
+    series would end, at more than half the sum left, two sweeps running), or stops, the ends
+    are apart for good.
+
+    Each sweep moves the lower end down and the upper end up by as much as the floats'
+    roundings can have moved a value it computes (the odds, the products and the sums of a
+    throw of the most outcomes, each half a unit in the last place at most), so that the
+    ends stay on their sides of the game's values whatever the rounding."""
     size = len(component.nodes)
     ends = [float(v) for row in component.moves for _, j, v, _ in row if j == _EXIT] + [
         float(r) for r in component.repetition]
     low, high = [min(ends)] * size, [max(ends)] * size
-    sweeps = 0
+    widest = max((len(row) for kind, row in zip(component.kind, component.moves) if kind == CHANCE), default=0)
+    rounding = (2 * widest + 4) * ulp(max(abs(low[0]), abs(high[0])))
+    sweeps = foretold = 0
+    total, step, ratio = sum(map(sub, high, low)), _INFINITY, 0.0
     while True:
-        low_before, high_before = low[:], high[:]
-        _sweep_both(sweep, low, high)
-        gap = max(map(sub, high, low))
+        _sweep_both(sweep, low, high, rounding)
         sweeps += 1
-        # Apart for good: neither end moves by the tolerance, nor by a thousandth of the gap
-        # (a gap that closes slowly still does by more).
-        if gap < tolerance or sweeps >= _SWEEPS or max(
-                max(map(sub, low, low_before)), max(map(sub, high_before, high))) < min(tolerance, gap / 1000):
-            return low, high
+        if max(map(sub, high, low)) < tolerance or sweeps >= _SWEEPS:
+            return low, high, sweeps, False
+        left = sum(map(sub, high, low))
+        step, ratio, before = total - left, (total - left) / step, ratio
+        total = left
+        if step <= 0:
+            return low, high, sweeps, True
+        # A geometric series: the same ratio twice (within a tenth) foretells where it ends.
+        steady = 0 < ratio < 1 and abs(ratio - before) <= ratio / 10
+        foretold = foretold + 1 if steady and left - step * ratio / (1 - ratio) > left / 2 else 0
+        if foretold == 2:
+            return low, high, sweeps, True
         if not sweeps & 15:
-            interrupt_check(sweeps, gap)
+            interrupt_check(sweeps, left)
 
 
 @typeguard_ignore
-def _sweep_both(sweep, low, high):
+def _sweep_both(sweep, low, high, rounding):
     """One sweep of value iteration over ``low`` and ``high`` at once, in place (``sweep``: each
-    node with its rule from ``_row``, in the order to visit them); ``low`` is below ``high``
-    throughout, or the same list."""
+    node with its rule from ``_row``, in the order to visit them), ``low`` moved down and
+    ``high`` up by ``rounding``; ``low`` is below ``high`` throughout, or the same list (with
+    no rounding)."""
     for i, kind, constant, inner in sweep:
         if kind == _AVERAGE:
             lower = upper = constant
@@ -215,8 +241,8 @@ def _sweep_both(sweep, low, high):
                 upper = constant
                 if constant < lower:
                     lower = constant
-        low[i] = lower
-        high[i] = upper
+        low[i] = lower - rounding
+        high[i] = upper + rounding
 
 
 # How value iteration computes a node from the nodes it reads (see ``_row``).

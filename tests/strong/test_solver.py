@@ -314,32 +314,12 @@ def test_value_iteration_does_not_settle_where_one_side_goes_round(kinds: list[i
     assert_within(values, bound, STAY_PUT_VALUES + [STAY_PUT_VALUES[3]] * len(kinds), 1e-12)
 
 
-# The mover throws a coin (heads: the game ends, 1/5 for A if A threw, 4/5 if B did; tails:
-# the mover throws or passes again) or passes the turn; endless play scores `rep`.
-PASS_OR_THROW = """
-players A, B
-symbols throw, pass, heads, tails
-param rep = 1/2
-state:
-    mover = A
-    throwing = false
-    score = -1
-to_move = chance if throwing else mover
-moves = [] if throwing else [throw, pass]
-outcomes = [(heads, 1/2), (tails, 1/2)]
-result(m):
-    if throwing:
-        throwing = false
-        if m == heads:
-            score = 1/5 if mover == A else 4/5
-    elif m == throw:
-        throwing = true
-    else:
-        mover = other(mover)
-terminal = score >= 0
-utility = score
-repetition = rep
-"""
+# Pass coin's turn at even odds, heads ending the game at 1/5 for A if A flipped, 4/5 if B did,
+# and tails leaving the turn to the flipper, to flip again or pass.
+PASS_OR_THROW = (PASS_COIN.replace("[(heads, 1/3), (tails, 2/3)]", "[(heads, 1/2), (tails, 1/2)]")
+                 .replace("        winner = mover if m == heads else other(mover)\n",
+                          "        if m == heads:\n            winner = mover\n")
+                 .replace("utility = 1 if winner == A else -1", "utility = 1/5 if winner == A else 4/5"))
 
 
 def test_value_iteration_bounds_values_it_cannot_pin_down(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -452,7 +432,30 @@ def test_value_iteration_is_within_its_bound_of_the_brute_force_values(
     component = cycle_of(moves, kinds, ends, probabilities, repetition)
     values, bound, _ = stochastic.value_iteration(component, 1e-12, lambda *_: None)
     exact = brute_force_values(moves, kinds, probabilities, repetition)
-    assert [abs(v - e) <= bound + 1e-9 for v, e in zip(values, exact)] == [True] * len(kinds)
+    assert [abs(v - e) <= bound for v, e in zip(values, exact)] == [True] * len(kinds)
+
+
+@pytest.mark.parametrize("tolerance", [1e-12, 1e-6])
+@pytest.mark.parametrize("moves, kinds, probabilities", [
+    # A (0, the second player's, one move) throws C (1): back to A at odds of 1000 to 1, else a win.
+    ([[1], [0, 2]], [MIN, CHANCE], {1: [Fraction(1000, 1001), Fraction(1, 1001)]}),
+    # A (the first player's) moves to B, B throws to C, C to D, D throws a win at 1 in 1001 or
+    # E (the second player's), who moves back to D or to A: every play ends in the win.
+    ([[1], [2], [3], [5, 4], [3, 0]], [MAX, CHANCE, CHANCE, CHANCE, MIN],
+     {1: [Fraction(1)], 2: [Fraction(1)], 3: [Fraction(1, 1001), Fraction(1000, 1001)]}),
+], ids=["two positions", "five positions"])
+def test_value_iteration_bounds_cycles_that_end_slowly(tolerance: float, moves: list[list[int]], kinds: list[int],
+                                                       probabilities: dict[int, list[Value]]) -> None:
+    """Cycles that end for certain, but slowly (a throw that comes back a thousand times in a
+    thousand and one): every position is worth the win, 1, whatever the repetition value
+    (3/4 here), and every value found is within its bound of 1.  The sweeps from both ends
+    once stopped there as if they would never meet, and the values of the sweeps from the
+    repetition value, which stopped sooner, lay below the lower end, further from 1 than the
+    bound said (0.9999999990 against 0.9999999990005 at the lower end)."""
+    cycle = cycle_of(moves, kinds, {len(kinds): 1}, probabilities, Fraction(3, 4))
+    values, bound, _ = stochastic.value_iteration(cycle, tolerance, lambda *_: None)
+    assert bound < 1e-6
+    assert [abs(value - 1) <= bound for value in values] == [True] * len(kinds)
 
 
 @FEW
