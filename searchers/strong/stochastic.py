@@ -7,10 +7,11 @@ chance node their average, and so on), which are monotone; but where play can go
 ever, other values satisfy them too.  Value iteration sweeps (Gauss-Seidel) from below every
 value a node can have and from above at once (``value_iteration``): the sweeps from below
 stay below every solution of the rules between the lowest and the highest value, the game's
-values among them, and those from above above, so their gap bounds the error at every sweep.  Where one player alone can keep the play
-going (``_circles``), that player's positions there are read as one, worth ``r`` or the best
-way out, and where both can, the gap stays open and says so.  The values found are proven
-within the bound, never exact.  So, for components small enough, policy iteration follows:
+values among them, and those from above above, so their gap bounds the error at every
+sweep.  Where one player alone can keep the play going (``_circles``), that player's
+positions there are read as one, worth ``r`` or the best way out, and where both can, the
+gap stays open and says so.  The values found are proven within the bound, never exact.
+So, for components small enough, policy iteration follows:
 both players' choices are fixed (first those value iteration found), the resulting Markov
 chain is solved exactly with fractions, one of its own strongly connected components at a
 time (a component the chain can never leave is a play that never ends: ``r``), and every
@@ -126,13 +127,12 @@ def value_iteration(component, tolerance, interrupt_check):
     where both can (each handing the turn back), the values are those of sweeps from the
     repetition value, kept between the two ends, and the bound is the whole gap."""
     sweep = _sweep_order(component, {})
-    low, high, sweeps, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
+    low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
     if apart:
         circles = _circles(component.kind, component.moves)
         if circles:
             sweep = _sweep_order(component, circles)
-            low, high, more, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
-            sweeps += more
+            low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
     gap = max(map(sub, high, low))
     if not apart:  # met, or the sweeps ran out on their way to meeting
         return [(a + b) / 2 for a, b in zip(low, high)], gap / 2, gap / 2
@@ -163,8 +163,7 @@ def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[
 @typeguard_ignore
 def _from_both_ends(component, sweep, tolerance, interrupt_check):
     """Sweeps from below every value a node can have and from above, until they meet within
-    ``tolerance`` or stop apart: the two ends' values, the sweeps made and whether they stopped
-    apart.
+    ``tolerance`` or stop apart: the two ends' values and whether they stopped apart.
 
     The sum of the gaps shrinks as the ends close in; where it shrinks towards nought (the
     values pinned down, however slowly), the sweeps go on until the ends meet (or run out);
@@ -188,17 +187,17 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check):
         _sweep_both(sweep, low, high, rounding)
         sweeps += 1
         if max(map(sub, high, low)) < tolerance or sweeps >= _SWEEPS:
-            return low, high, sweeps, False
+            return low, high, False
         left = sum(map(sub, high, low))
         step, ratio, before = total - left, (total - left) / step, ratio
         total = left
         if step <= 0:
-            return low, high, sweeps, True
+            return low, high, True
         # A geometric series: the same ratio twice (within a tenth) foretells where it ends.
         steady = 0 < ratio < 1 and abs(ratio - before) <= ratio / 10
         foretold = foretold + 1 if steady and left - step * ratio / (1 - ratio) > left / 2 else 0
         if foretold == 2:
-            return low, high, sweeps, True
+            return low, high, True
         if not sweeps & 15:
             interrupt_check(sweeps, left)
 
