@@ -127,14 +127,15 @@ def value_iteration(component, tolerance, interrupt_check):
     where both can (each handing the turn back), the values are those of sweeps from the
     repetition value, kept between the two ends, and the bound is the whole gap."""
     sweep = _sweep_order(component, {})
-    low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
+    low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check, _may_go_on(component, sweep))
     if apart:
         circles = _circles(component.kind, component.moves)
         if circles:
             sweep = _sweep_order(component, circles)
-            low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check)
+            low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check,
+                                               _may_go_on(component, sweep))
     gap = max(map(sub, high, low))
-    if not apart:  # met, or the sweeps ran out on their way to meeting
+    if not apart:  # met, or as near as the sweeps could bring them
         return [(a + b) / 2 for a, b in zip(low, high)], gap / 2, gap / 2
     x = [float(r) for r in component.repetition]
     sweeps = 0
@@ -143,12 +144,39 @@ def value_iteration(component, tolerance, interrupt_check):
         _sweep_both(sweep, x, x, 0.0)  # one end: rare enough to compute twice
         change = max(map(abs, map(sub, x, before)))
         sweeps += 1
-        if change < tolerance or sweeps >= _SWEEPS:
+        # The bound is the whole gap: a change far below it adds nothing.
+        if change < max(tolerance, gap / 1e6) or sweeps >= _SWEEPS:
             # Kept between the ends: sweeps from the repetition value that stopped sooner than
             # the ends did may lie outside them.
             return [min(max(v, a), b) for v, a, b in zip(x, low, high)], gap, change
         if not sweeps & 15:
             interrupt_check(sweeps, change)
+
+
+def _may_go_on(component: _Component, sweep: list[tuple[Any, ...]]) -> bool:
+    """Whether the play can go on for ever inside the component, both players keeping it going,
+    as value iteration reads it (``sweep``, from ``_sweep_order``): whether some of its nodes
+    hold together, every throw among them staying among them and every player's node among them
+    reading one of them.  Where none do, every play ends, whatever the players choose, and the
+    values' rules have one solution: the ends of the sweeps meet, however slowly."""
+    reads = {i: _reads(kind, inner) for i, kind, _, inner in sweep}
+    throw = {i for i in reads if component.kind[i] == CHANCE}
+    callers: dict[int, list[int]] = {i: [] for i in reads}
+    for i, read in reads.items():
+        for j in read:
+            callers[j].append(i)
+    inside = {i: len(read) for i, read in reads.items()}  # a player's node: how many it reads that hold
+    leaving = [i for i in reads if not reads[i] or (i in throw and any(j == _EXIT for _, j, _, _ in component.moves[i]))]
+    gone = set(leaving)
+    while leaving:
+        j = leaving.pop()
+        for i in callers[j]:
+            if i not in gone:
+                inside[i] -= 1
+                if i in throw or not inside[i]:
+                    gone.add(i)
+                    leaving.append(i)
+    return len(gone) < len(reads)
 
 
 def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[int]]]) -> list[tuple[Any, ...]]:
@@ -161,15 +189,17 @@ def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[
 
 
 @typeguard_ignore
-def _from_both_ends(component, sweep, tolerance, interrupt_check):
+def _from_both_ends(component, sweep, tolerance, interrupt_check, endless):
     """Sweeps from below every value a node can have and from above, until they meet within
     ``tolerance`` or stop apart: the two ends' values and whether they stopped apart.
 
-    The sum of the gaps shrinks as the ends close in; where it shrinks towards nought (the
-    values pinned down, however slowly), the sweeps go on until the ends meet (or run out);
-    where it shrinks towards a sum of its own (foretold from its last three, as a geometric
-    series would end, at more than half the sum left, two sweeps running), or stops, the ends
-    are apart for good.
+    The sum of the gaps shrinks as the ends close in.  Where the play cannot go on for ever
+    (not ``endless``: ``_may_go_on``), the values are pinned down and the sweeps go on until the
+    ends meet, or come as near as the roundings let them (the sum shrinks by less than they
+    may move it), or run out.  Elsewhere the ends are apart for good where the sum stops shrinking, or shrinks
+    towards a sum of its own: foretold from its last three, as a geometric series would end, at
+    more than half the sum left, two sweeps running, the series steady (its ratio the same to a
+    tenth of what it lacks of 1) and its steps well above the roundings.
 
     Each sweep moves the lower end down and the upper end up by as much as the floats'
     roundings can have moved a value it computes (the odds, the products and the sums of a
@@ -181,6 +211,9 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check):
     low, high = [min(ends)] * size, [max(ends)] * size
     widest = max((len(row) for kind, row in zip(component.kind, component.moves) if kind == CHANCE), default=0)
     rounding = (2 * widest + 4) * ulp(max(abs(low[0]), abs(high[0])))
+    # Each sweep widens the sum by twice the rounding a node, and sums it with roundings of
+    # its own: a step of the sum below four times that is no step.
+    floor, noise = 4 * size * rounding, 100 * size * rounding
     sweeps = foretold = 0
     total, step, ratio = sum(map(sub, high, low)), _INFINITY, 0.0
     while True:
@@ -191,13 +224,13 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check):
         left = sum(map(sub, high, low))
         step, ratio, before = total - left, (total - left) / step, ratio
         total = left
-        if step <= 0:
-            return low, high, True
-        # A geometric series: the same ratio twice (within a tenth) foretells where it ends.
-        steady = 0 < ratio < 1 and abs(ratio - before) <= ratio / 10
-        foretold = foretold + 1 if steady and left - step * ratio / (1 - ratio) > left / 2 else 0
-        if foretold == 2:
-            return low, high, True
+        if not step > floor:  # no nearer (nor a number: ends past the floats' range)
+            return low, high, endless
+        if endless:
+            steady = 0 < ratio < 1 and abs(ratio - before) <= (1 - ratio) / 10 and step > noise
+            foretold = foretold + 1 if steady and left - step * ratio / (1 - ratio) > left / 2 else 0
+            if foretold == 2:
+                return low, high, True
         if not sweeps & 15:
             interrupt_check(sweeps, left)
 

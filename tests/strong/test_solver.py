@@ -443,7 +443,11 @@ def test_value_iteration_is_within_its_bound_of_the_brute_force_values(
     # E (the second player's), who moves back to D or to A: every play ends in the win.
     ([[1], [2], [3], [5, 4], [3, 0]], [MAX, CHANCE, CHANCE, CHANCE, MIN],
      {1: [Fraction(1)], 2: [Fraction(1)], 3: [Fraction(1, 1001), Fraction(1000, 1001)]}),
-], ids=["two positions", "five positions"])
+    # Two throws that come back to themselves, at two speeds: the first half the time (else a
+    # win, or the second at 1 in 1000), the second 1999 times in 2000 (else the first).
+    ([[0, 2, 1], [1, 0]], [CHANCE, CHANCE],
+     {0: [Fraction(1, 2), Fraction(499, 1000), Fraction(1, 1000)], 1: [Fraction(1999, 2000), Fraction(1, 2000)]}),
+], ids=["two positions", "five positions", "two speeds"])
 def test_value_iteration_bounds_cycles_that_end_slowly(tolerance: float, moves: list[list[int]], kinds: list[int],
                                                        probabilities: dict[int, list[Value]]) -> None:
     """Cycles that end for certain, but slowly (a throw that comes back a thousand times in a
@@ -451,8 +455,11 @@ def test_value_iteration_bounds_cycles_that_end_slowly(tolerance: float, moves: 
     (3/4 here), and every value found is within its bound of 1.  The sweeps from both ends
     once stopped there as if they would never meet, and the values of the sweeps from the
     repetition value, which stopped sooner, lay below the lower end, further from 1 than the
-    bound said (0.9999999990 against 0.9999999990005 at the lower end)."""
+    bound said (0.9999999990 against 0.9999999990005 at the lower end); where the gap closed at
+    two speeds, the ends were taken for apart after four sweeps, the bound 2.  No play of these
+    cycles goes on for ever, which the solver sees (``_may_go_on``)."""
     cycle = cycle_of(moves, kinds, {len(kinds): 1}, probabilities, Fraction(3, 4))
+    assert not stochastic._may_go_on(cycle, stochastic._sweep_order(cycle, {}))
     values, bound, _ = stochastic.value_iteration(cycle, tolerance, lambda *_: None)
     assert bound < 1e-6
     assert [abs(value - 1) <= bound for value in values] == [True] * len(kinds)
