@@ -32,6 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import ulp
 from operator import sub
+from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import CHANCE, MAX, MIN, Graph
@@ -43,6 +44,9 @@ _BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fracti
 _ROUNDS = 50  # policy improvements before giving up on exact values
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
 _EXIT = -1
+
+
+Move = tuple[int, int, Any, Any]  # a move as ``_Component`` holds it
 
 
 class NotExact(Exception):
@@ -63,10 +67,10 @@ class _Component:
         local = {node: i for i, node in enumerate(members)}
         first, target = graph.first, graph.target
         self.kind = [graph.kind[node] for node in members]
-        self.moves: list[list[tuple[int, int, Any, Any]]] = []
+        self.moves: list[list[Move]] = []
         for node in members:
             probabilities = graph.probabilities.get(node)
-            row: list[tuple[int, int, Any, Any]] = []
+            row: list[Move] = []
             for move, child in enumerate(target[first[node]:first[node + 1]]):
                 j = local.get(child, _EXIT)
                 if child == node and probabilities is None:  # a stay: see the class's docstring
@@ -78,10 +82,13 @@ class _Component:
         self.repetition = [graph.repetition_of(node) for node in members]
 
 
-def _circles(kind: list[int], moves: list[list[tuple[int, int, Any, Any]]]) -> dict[int, tuple[int, frozenset[int]]]:
+Circles = dict[int, tuple[int, frozenset[int], list[Move]]]
+
+
+def _circles(kind: list[int], moves: list[list[Move]]) -> Circles:
     """The places where one player alone keeps the play going, among a component's nodes
     (``kind``, and ``moves`` as ``_Component`` holds them): for each node in one, that player
-    (``MAX`` or ``MIN``) and the place's nodes.
+    (``MAX`` or ``MIN``), the place's nodes and the moves that leave it.
 
     Such a place (an end component of that player's) is a strongly connected block of two or
     more positions where the other player has no choice (one place to go, inside it) and the
@@ -92,22 +99,37 @@ def _circles(kind: list[int], moves: list[list[tuple[int, int, Any, Any]]]) -> d
     size = len(kind)
     forced = [kind[i] != CHANCE and len({j for _, j, _, _ in moves[i]}) == 1 and moves[i][0][1] != _EXIT
               for i in range(size)]
-    circles: dict[int, tuple[int, frozenset[int]]] = {}
+    circles: Circles = {}
     for player in (MAX, MIN):
-        candidates = {i for i in range(size) if kind[i] in (player, CHANCE) or forced[i]}
-        while candidates:
-            blocks = strongly_connected(sorted(candidates), lambda i: [
-                j for _, j, _, _ in moves[i] if j in candidates])
-            where = {i: block for block in map(frozenset, blocks) for i in block}
-            # Out: a lone position; dice, or a forced move, that may leave its block.
-            out = {i for i in candidates if len(where[i]) == 1 or (kind[i] != player and any(
-                j not in where[i] for _, j, _, _ in moves[i]))}
-            if not out:
-                break
-            candidates -= out
-        for i in candidates:
-            circles[i] = (player, where[i])
+        blocks = _end_blocks({i for i in range(size) if kind[i] in (player, CHANCE) or forced[i]},
+                             lambda i: [j for _, j, _, _ in moves[i]], lambda i: kind[i] != player)
+        leaving: dict[frozenset[int], list[Move]] = {}
+        for i, block in blocks.items():
+            if len(block) > 1:
+                if block not in leaving:
+                    leaving[block] = [move for node in block for move in moves[node] if move[1] not in block]
+                circles[i] = (player, block, leaving[block])
     return circles
+
+
+def _end_blocks(candidates: set[int], targets: Callable[[int], list[int]],
+                must_stay: Callable[[int], bool]) -> dict[int, frozenset[int]]:
+    """The end components among ``candidates`` (each node moving to ``targets(i)``, _EXIT
+    among them for a move out): for each node in one, its block.  An end component is a
+    strongly connected block where every node has a move that stays in it, and every node
+    that ``must_stay`` (whose moves another chooses among: the dice, or a choice made
+    already) only such moves."""
+    while True:
+        blocks = strongly_connected(sorted(candidates), lambda i: [j for j in targets(i) if j in candidates])
+        where = {i: block for block in map(frozenset, blocks) for i in block}
+        out = set()
+        for i in candidates:
+            stays = [j for j in targets(i) if j in where[i]]
+            if not stays or (must_stay(i) and len(stays) != len(targets(i))):
+                out.add(i)
+        if not out:
+            return where
+        candidates = candidates - out
 
 
 @typeguard_ignore
@@ -144,8 +166,8 @@ def value_iteration(component, tolerance, interrupt_check):
         _sweep_both(sweep, x, x, 0.0)  # one end: rare enough to compute twice
         change = max(map(abs, map(sub, x, before)))
         sweeps += 1
-        # The bound is the whole gap: a change far below it adds nothing.
-        if change < max(tolerance, gap / 1e6) or sweeps >= _SWEEPS:
+        # To the tolerance, or where the values are too large for it, to as many digits.
+        if change < max(tolerance, gap * 1e-12) or sweeps >= _SWEEPS:
             # Kept between the ends: sweeps from the repetition value that stopped sooner than
             # the ends did may lie outside them.
             return [min(max(v, a), b) for v, a, b in zip(x, low, high)], gap, change
@@ -179,7 +201,7 @@ def _may_go_on(component: _Component, sweep: list[tuple[Any, ...]]) -> bool:
     return len(gone) < len(reads)
 
 
-def _sweep_order(component: _Component, circles: dict[int, tuple[int, frozenset[int]]]) -> list[tuple[Any, ...]]:
+def _sweep_order(component: _Component, circles: Circles) -> list[tuple[Any, ...]]:
     """Each node with its rule (``_row``), in the order a sweep visits them: a node after the
     nodes it reads where the cycles allow, so that a change travels along a whole line of
     moves in one sweep (Pig to 20: 18 sweeps a cycle, not 32)."""
@@ -219,9 +241,10 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check, endless):
     while True:
         _sweep_both(sweep, low, high, rounding)
         sweeps += 1
-        if max(map(sub, high, low)) < tolerance or sweeps >= _SWEEPS:
+        gaps = list(map(sub, high, low))
+        if max(gaps) < tolerance or sweeps >= _SWEEPS:
             return low, high, False
-        left = sum(map(sub, high, low))
+        left = sum(gaps)
         step, ratio, before = total - left, (total - left) / step, ratio
         total = left
         if not step > floor:  # no nearer (nor a number: ends past the floats' range)
@@ -281,7 +304,7 @@ def _sweep_both(sweep, low, high, rounding):
 _HIGHER, _LOWER, _LARGEST, _SMALLEST, _AVERAGE = range(5)
 
 
-def _row(component: _Component, i: int, circles: dict[int, tuple[int, frozenset[int]]]) -> tuple[int, float, Any]:
+def _row(component: _Component, i: int, circles: Circles) -> tuple[int, float, Any]:
     """How value iteration computes node ``i``: its rule, the value of its moves out of the
     component (their best for a player, their share of the average at a chance node), and the
     nodes it reads inside (one node for a player's node with one move inside: ``_HIGHER`` or
@@ -299,10 +322,9 @@ def _row(component: _Component, i: int, circles: dict[int, tuple[int, frozenset[
         return _AVERAGE, outside, [(float(p), j) for _, j, _, p in moves if j != _EXIT]
     maximizing = component.kind[i] == MAX
     if i in circles:
-        player, circle = circles[i]
+        player, _, leaving = circles[i]
         maximizing = player == MAX
-        moves = [move for node in circle for move in component.moves[node] if move[1] not in circle]
-        moves.append((-1, _EXIT, component.repetition[i], None))
+        moves = [*leaving, (-1, _EXIT, component.repetition[i], None)]
     exits = [float(v) for _, j, v, _ in moves if j == _EXIT]
     best = (max(exits) if maximizing else min(exits)) if exits else -_INFINITY if maximizing else _INFINITY
     inside = sorted({j for _, j, _, _ in moves if j != _EXIT})
@@ -533,26 +555,14 @@ def evaluate_policy(component: _Component, policy: list[int]) -> list[Any]:
 def _end_components(component: _Component, fixed_kind: int, policy: list[int]) -> set[int]:
     """The nodes in end components of the chain where ``fixed_kind``'s nodes play ``policy``
     and the other player's nodes may take any move that stays in the component."""
-    candidates = set(range(len(component.nodes)))
-
     def targets(i: int) -> list[int]:
         moves = component.moves[i]
         if component.kind[i] == fixed_kind:
             return [moves[policy[i]][1]]
         return [j for _, j, _, _ in moves]
 
-    while True:
-        components = strongly_connected(sorted(candidates), lambda i: [j for j in targets(i) if j in candidates])
-        where = {i: n for n, block in enumerate(components) for i in block}
-        doomed = set()
-        for i in candidates:
-            stays = [j for j in targets(i) if j in candidates and where[j] == where[i]]
-            must_stay = component.kind[i] == CHANCE or component.kind[i] == fixed_kind
-            if not stays or (must_stay and len(stays) != len(targets(i))):
-                doomed.add(i)
-        if not doomed:
-            return candidates
-        candidates -= doomed
+    return set(_end_blocks(set(range(len(component.nodes))), targets,
+                           lambda i: component.kind[i] in (CHANCE, fixed_kind)))
 
 
 def exact_values(component: _Component, guess: list[float]) -> tuple[list[Any], list[int]]:
