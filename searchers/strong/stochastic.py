@@ -8,14 +8,16 @@ ever, other values satisfy them too.  Value iteration sweeps (Gauss-Seidel) from
 value a node can have and from above at once (``value_iteration``): the sweeps from below
 stay below every solution of the rules between the lowest and the highest value, the game's
 values among them, and those from above above, so their gap bounds the error at every
-sweep.  Where one player alone can keep the play going (``_circles``), that player's
-positions there are read as one, worth ``r`` or the best way out, and where both can, the
-gap stays open and says so.  The values found are proven within the bound, never exact.
-So, for components small enough, policy iteration follows:
-both players' choices are fixed (first those value iteration found), the resulting Markov
-chain is solved exactly with fractions, one of its own strongly connected components at a
-time (a component the chain can never leave is a play that never ends: ``r``), and every
-choice that is not best under those values is switched, until none is.
+sweep.  Where every play ends and a sweep reads few nodes before their turn, Newton's method
+on those nodes starts the two ends next to the values, proven there by one sweep
+(``_near_ends``: Pig's cycles take a few sweeps instead of dozens).  Where one player alone
+can keep the play going (``_circles``), that player's positions there are read as one, worth
+``r`` or the best way out, and where both can, the gap stays open and says so.  The values
+found are proven within the bound, never exact.  So, for components small enough, policy
+iteration follows: both players' choices are fixed (first those value iteration found), the
+resulting Markov chain is solved exactly with fractions, one of its own strongly connected
+components at a time (a component the chain can never leave is a play that never ends:
+``r``), and every choice that is not best under those values is switched, until none is.
 
 Exact values are then only claimed with a certificate.  Values ``V`` that every node's rule
 reproduces (a first-player node has the largest of its successors' values, and so on) are the
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ulp
-from operator import sub
+from operator import add, sub
 from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
@@ -43,6 +45,8 @@ EXACT_LIMIT = 10_000
 _BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fractions
 _ROUNDS = 50  # policy improvements before giving up on exact values
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
+_CUT_LIMIT = 8  # the most nodes a sweep may read before their turn for Newton's method to start it
+_NEWTON_ROUNDS = 12
 _EXIT = -1
 
 
@@ -149,7 +153,9 @@ def value_iteration(component, tolerance, interrupt_check):
     where both can (each handing the turn back), the values are those of sweeps from the
     repetition value, kept between the two ends, and the bound is the whole gap."""
     sweep = _sweep_order(component, {})
-    low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check, _may_go_on(component, sweep))
+    endless = _may_go_on(component, sweep)
+    near = None if endless else _near_ends(component, sweep, tolerance, interrupt_check)
+    low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check, endless, near)
     if apart:
         circles = _circles(component.kind, component.moves)
         if circles:
@@ -211,8 +217,9 @@ def _sweep_order(component: _Component, circles: Circles) -> list[tuple[Any, ...
 
 
 @typeguard_ignore
-def _from_both_ends(component, sweep, tolerance, interrupt_check, endless):
-    """Sweeps from below every value a node can have and from above, until they meet within
+def _from_both_ends(component, sweep, tolerance, interrupt_check, endless, near=None):
+    """Sweeps from below every value a node can have and from above (or from ``near``, ends
+    proven on either side of the values: ``_near_ends``), until they meet within
     ``tolerance`` or stop apart: the two ends' values and whether they stopped apart.
 
     The sum of the gaps shrinks as the ends close in.  Where the play cannot go on for ever
@@ -228,11 +235,8 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check, endless):
     throw of the most outcomes, each half a unit in the last place at most), so that the
     ends stay on their sides of the game's values whatever the rounding."""
     size = len(component.nodes)
-    ends = [float(v) for row in component.moves for _, j, v, _ in row if j == _EXIT] + [
-        float(r) for r in component.repetition]
-    low, high = [min(ends)] * size, [max(ends)] * size
-    widest = max((len(row) for kind, row in zip(component.kind, component.moves) if kind == CHANCE), default=0)
-    rounding = (2 * widest + 4) * ulp(max(abs(low[0]), abs(high[0])))
+    lowest, highest, rounding = _ends(component)
+    low, high = near or ([lowest] * size, [highest] * size)
     # Each sweep widens the sum by twice the rounding a node, and sums it with roundings of
     # its own: a step of the sum below four times that is no step.
     floor, noise = 4 * size * rounding, 100 * size * rounding
@@ -256,6 +260,149 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check, endless):
                 return low, high, True
         if not sweeps & 15:
             interrupt_check(sweeps, left)
+
+
+def _ends(component: _Component) -> tuple[float, float, float]:
+    """The lowest and the highest value a node of the component can have (those it leads out
+    to, and the repetition value), and how far the roundings of a sweep can move a value."""
+    ends = [float(v) for row in component.moves for _, j, v, _ in row if j == _EXIT] + [
+        float(r) for r in component.repetition]
+    lowest, highest = min(ends), max(ends)
+    widest = max((len(row) for kind, row in zip(component.kind, component.moves) if kind == CHANCE), default=0)
+    return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
+
+
+@typeguard_ignore
+def _near_ends(component, sweep, tolerance, interrupt_check):
+    """Ends for the sweeps from both ends (``_from_both_ends``) near the values and proven on
+    either side of them, or None: for a component where every play ends (the values' rules
+    have one solution) and whose sweep reads few nodes before their turn (``_cut``).
+
+    A sweep's values follow from those of the cut alone.  Newton's method on them
+    (``_newton``) finds the values in a few sweeps where the sweeps from both ends take dozens
+    (Pig's cycles: two nodes in the cut); floats are only a guess, which one more sweep proves
+    or refuses (``_proven_ends``)."""
+    cut = _cut(sweep)
+    if len(cut) > _CUT_LIMIT:
+        return None
+    found = _newton(component, sweep, cut, interrupt_check)
+    return None if found is None else _proven_ends(component, sweep, cut, *found, tolerance)
+
+
+@typeguard_ignore
+def _newton(component, sweep, cut, interrupt_check):
+    """The values of the ``cut`` by Newton's method (policy iteration on the cut: each player
+    choosing by the cut's values at hand, the sweep is linear in them, and the linear
+    equations are solved), and the margins ``_proven_ends`` takes for them; None where the
+    choices make a play that never ends (the equations singular, or their values past the
+    ends)."""
+    lowest, highest, _ = _ends(component)
+    guess = [min(max(float(component.repetition[c]), lowest), highest) for c in cut]
+    near = (highest - lowest) * 1e-9
+    for rounds in range(1, _NEWTON_ROUNDS + 1):
+        forms = _linear_sweep(sweep, cut, guess, len(component.nodes))
+        better = _solve_linear(forms)
+        if better is None or not all(lowest - near <= v <= highest + near for v in better):
+            return None
+        better = [min(max(v, lowest), highest) for v in better]  # past an end by its roundings alone
+        if better == guess:
+            break
+        interrupt_check(rounds, max(abs(a - b) for a, b in zip(better, guess)))
+        guess = better
+    # Where a cut node's value follows another's in full (no throw between), one margin for
+    # both could not be proven: each node's margin is its ``steps`` (w = A w + 1, A the cut's
+    # part of the equations), which a sweep narrows by one.
+    steps = _solve_linear([form[:-1] + [1.0] for form in forms])
+    return None if steps is None or not all(w >= 1.0 for w in steps) else (guess, steps)
+
+
+@typeguard_ignore
+def _proven_ends(component, sweep, cut, guess, steps, tolerance):
+    """The ends after one sweep from the ``cut``'s ``guess`` less and more its margins
+    (``steps``, a unit each), if the sweep proves them on either side of the game's values;
+    else None (a unit too small is tried larger, three times).
+
+    The sweep proves them where the lower end's cut values do not fall and the upper end's do
+    not rise: sweeps from the lower end then only rise, and the rules have one solution, which
+    they reach, so it is above the lower end, and above the values the sweep computed from
+    it (each moved past its roundings); likewise for the upper end."""
+    lowest, highest, rounding = _ends(component)
+    size = len(component.nodes)
+    unit = max(tolerance / 4 / max(steps), 16 * rounding)
+    for _ in range(4):
+        below = [v - unit * w for v, w in zip(guess, steps)]
+        above = [v + unit * w for v, w in zip(guess, steps)]
+        low, high = [lowest] * size, [highest] * size  # the cut's are read before they are computed; no other is
+        for c, a, b in zip(cut, below, above):
+            low[c], high[c] = a, b
+        _sweep_both(sweep, low, high, rounding)
+        if all(low[c] >= a and high[c] <= b for c, a, b in zip(cut, below, above)):
+            return low, high
+        unit *= 8
+    return None
+
+
+def _cut(sweep: list[tuple[Any, ...]]) -> list[int]:
+    """The nodes a sweep reads before their turn in it (or at it): its other nodes are
+    computed before they are read, so the sweep's values follow from these nodes' alone."""
+    place = {row[0]: n for n, row in enumerate(sweep)}
+    cut: dict[int, None] = {}
+    for n, (_, kind, _, inner) in enumerate(sweep):
+        for j in _reads(kind, inner):
+            if place[j] >= n:
+                cut[j] = None
+    return list(cut)
+
+
+@typeguard_ignore
+def _linear_sweep(sweep, cut, guess, size):
+    """One sweep with the ``cut`` read at ``guess`` before their turn, each node's value also
+    written as a linear function of those values (its coefficients, then a constant), each
+    player choosing by the values at ``guess``: the cut's nodes as the sweep leaves them, as
+    functions."""
+    k = len(cut)
+    value, form = [0.0] * size, [None] * size
+    for t, c in enumerate(cut):
+        value[c] = guess[t]
+        form[c] = [0.0] * t + [1.0] + [0.0] * (k - t)
+    zeros = [0.0] * k
+    for i, kind, constant, inner in sweep:
+        if kind == _AVERAGE:
+            v, f = constant, zeros + [constant]
+            for p, j in inner:
+                v += p * value[j]
+                f = list(map(add, f, map(p.__mul__, form[j])))
+        else:
+            if kind == _HIGHER or kind == _LOWER:
+                j = inner
+            else:
+                j = (max if kind == _LARGEST else min)(inner, key=value.__getitem__)
+            v, f = value[j], form[j]
+            if (constant > v) if kind == _HIGHER or kind == _LARGEST else (constant < v):
+                v, f = constant, zeros + [constant]
+        value[i], form[i] = v, f
+    return [form[c] for c in cut]
+
+
+def _solve_linear(forms: list[list[float]]) -> list[float] | None:
+    """The values ``x`` with ``x[t] = forms[t][:k] . x + forms[t][k]`` (k of them), by
+    Gaussian elimination with partial pivoting in floats; None where the equations are
+    singular, or nearly."""
+    k = len(forms)
+    rows = [[(1.0 if s == t else 0.0) - f[s] for s in range(k)] + [f[k]] for t, f in enumerate(forms)]
+    for t in range(k):
+        pivot = max(range(t, k), key=lambda r: abs(rows[r][t]))
+        if not abs(rows[pivot][t]) > 1e-9:
+            return None
+        rows[t], rows[pivot] = rows[pivot], rows[t]
+        for r in range(t + 1, k):
+            factor = rows[r][t] / rows[t][t]
+            if factor:
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[t])]
+    x = [0.0] * k
+    for t in reversed(range(k)):
+        x[t] = (rows[t][k] - sum(rows[t][s] * x[s] for s in range(t + 1, k))) / rows[t][t]
+    return x
 
 
 @typeguard_ignore

@@ -9,7 +9,7 @@ import pytest
 
 import gdl
 from searchers import expectiminimax
-from searchers.strong import solve_strong
+from searchers.strong import solve_strong, stochastic
 
 PIG = Path(__file__).resolve().parents[2] / "games" / "pig.gdl"
 
@@ -44,6 +44,21 @@ def test_pig_to_a_small_goal_matches_value_iteration(goal: int) -> None:
         assert result.exact and "policy iteration" in result.method
         assert abs(result.value - expected) < 1e-12
         assert result.best_move == game.actions(game.initial_state())[0]  # roll: nothing to hold
+
+
+def test_pig_past_the_exact_limit_is_within_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pig to 20 (13,376 positions: too many for policy iteration) by value iteration: First's
+    value is within the solve's bound of 2P - 1 (P by the value iteration written here), the
+    bound below a billionth, and the sweeps of every cycle start next to the values, proven
+    there (Newton's method on the two turns' starts, ``_near_ends``)."""
+    started: list[object] = []
+    near_ends = stochastic._near_ends
+    monkeypatch.setattr(stochastic, "_near_ends", lambda *args: started.append(near_ends(*args)) or started[-1])
+    result = solve_strong(gdl.load(PIG, goal=20), tiers=False)
+    assert not result.exact and result.method == "value iteration"
+    assert abs(result.value - (2 * pig_win_chance(20) - 1)) <= result.residual + 1e-13
+    assert result.residual < 1e-9
+    assert len(started) > 100 and None not in started
 
 
 def test_depth_first_search_says_pig_is_not_exact() -> None:

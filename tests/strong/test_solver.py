@@ -435,6 +435,38 @@ def test_value_iteration_is_within_its_bound_of_the_brute_force_values(
     assert [abs(v - e) <= bound for v, e in zip(values, exact)] == [True] * len(kinds)
 
 
+def test_newtons_start_is_proven_by_one_sweep_or_refused() -> None:
+    """A throws: heads A wins, tails B throws; B throws: heads back to A, tails B throws again.
+    Every play ends in A's win: both are worth 1.  A sweep reads both before their turn (the
+    cut); Newton's method finds 1 and 1 in floats, and one sweep proves ends on either side of
+    them, within the tolerance, each with a margin of its own: B's value follows A's and its
+    own in full, so one margin for both is refused, and so is a guess a millionth off."""
+    half = Fraction(1, 2)
+    cycle = cycle_of([[1, 2], [0, 1]], [CHANCE, CHANCE], {2: 1}, {0: [half, half], 1: [half, half]})
+    sweep = stochastic._sweep_order(cycle, {})
+    cut = stochastic._cut(sweep)
+    assert sorted(cut) == [0, 1]
+    found = stochastic._newton(cycle, sweep, cut, lambda *_: None)
+    assert found is not None
+    guess, steps = found
+    assert [abs(value - 1) < 1e-15 for value in guess] == [True, True]
+    ends = stochastic._proven_ends(cycle, sweep, cut, guess, steps, 1e-12)
+    assert ends is not None
+    assert [low <= 1 <= high and high - low < 1e-12 for low, high in zip(*ends)] == [True, True]
+    assert stochastic._proven_ends(cycle, sweep, cut, guess, [1.0, 1.0], 1e-12) is None
+    assert stochastic._proven_ends(cycle, sweep, cut, [value + 1e-6 for value in guess], steps, 1e-12) is None
+    values, bound, _ = stochastic.value_iteration(cycle, 1e-12, lambda *_: None)
+    assert bound < 1e-12 and [abs(value - 1) <= bound for value in values] == [True, True]
+
+
+def test_solve_linear_solves_small_systems_and_refuses_singular_ones() -> None:
+    """x = 1/2 y + 1 and y = 1/4 x + 1/2 (rows: coefficients, then the constant): x = 10/7,
+    y = 6/7, as by hand; x = y + 1 and y = x has no solution."""
+    x, y = stochastic._solve_linear([[0.0, 0.5, 1.0], [0.25, 0.0, 0.5]])
+    assert abs(x - 10 / 7) < 1e-15 and abs(y - 6 / 7) < 1e-15
+    assert stochastic._solve_linear([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]) is None
+
+
 @pytest.mark.parametrize("tolerance", [1e-12, 1e-6])
 @pytest.mark.parametrize("moves, kinds, probabilities", [
     # A (0, the second player's, one move) throws C (1): back to A at odds of 1000 to 1, else a win.
