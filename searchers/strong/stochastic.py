@@ -32,6 +32,7 @@ first player is guaranteed ``V``; the same argument gives the second player's gu
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 from math import ulp
 from operator import add, sub
 from collections.abc import Callable
@@ -84,6 +85,16 @@ class _Component:
                 row.append((move, j, value, None if probabilities is None else probabilities[move]))
             self.moves.append(row)
         self.repetition = [graph.repetition_of(node) for node in members]
+
+    @cached_property
+    def ends(self) -> tuple[float, float, float]:
+        """The lowest and the highest value a node can have (those the component leads out to,
+        and the repetition value), and how far the roundings of a sweep can move a value."""
+        ends = [float(v) for row in self.moves for _, j, v, _ in row if j == _EXIT] + [
+            float(r) for r in self.repetition]
+        lowest, highest = min(ends), max(ends)
+        widest = max((len(row) for kind, row in zip(self.kind, self.moves) if kind == CHANCE), default=0)
+        return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
 
 
 Circles = dict[int, tuple[int, frozenset[int], list[Move]]]
@@ -235,7 +246,7 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check, endless, near=
     throw of the most outcomes, each half a unit in the last place at most), so that the
     ends stay on their sides of the game's values whatever the rounding."""
     size = len(component.nodes)
-    lowest, highest, rounding = _ends(component)
+    lowest, highest, rounding = component.ends
     low, high = near or ([lowest] * size, [highest] * size)
     # Each sweep widens the sum by twice the rounding a node, and sums it with roundings of
     # its own: a step of the sum below four times that is no step.
@@ -262,16 +273,6 @@ def _from_both_ends(component, sweep, tolerance, interrupt_check, endless, near=
             interrupt_check(sweeps, left)
 
 
-def _ends(component: _Component) -> tuple[float, float, float]:
-    """The lowest and the highest value a node of the component can have (those it leads out
-    to, and the repetition value), and how far the roundings of a sweep can move a value."""
-    ends = [float(v) for row in component.moves for _, j, v, _ in row if j == _EXIT] + [
-        float(r) for r in component.repetition]
-    lowest, highest = min(ends), max(ends)
-    widest = max((len(row) for kind, row in zip(component.kind, component.moves) if kind == CHANCE), default=0)
-    return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
-
-
 @typeguard_ignore
 def _near_ends(component, sweep, tolerance, interrupt_check):
     """Ends for the sweeps from both ends (``_from_both_ends``) near the values and proven on
@@ -296,7 +297,7 @@ def _newton(component, sweep, cut, interrupt_check):
     equations are solved), and the margins ``_proven_ends`` takes for them; None where the
     choices make a play that never ends (the equations singular, or their values past the
     ends)."""
-    lowest, highest, _ = _ends(component)
+    lowest, highest, _ = component.ends
     guess = [min(max(float(component.repetition[c]), lowest), highest) for c in cut]
     near = (highest - lowest) * 1e-9
     for rounds in range(1, _NEWTON_ROUNDS + 1):
@@ -326,7 +327,7 @@ def _proven_ends(component, sweep, cut, guess, steps, tolerance):
     not rise: sweeps from the lower end then only rise, and the rules have one solution, which
     they reach, so it is above the lower end, and above the values the sweep computed from
     it (each moved past its roundings); likewise for the upper end."""
-    lowest, highest, rounding = _ends(component)
+    lowest, highest, rounding = component.ends
     size = len(component.nodes)
     unit = max(tolerance / 4 / max(steps), 16 * rounding)
     for _ in range(4):
