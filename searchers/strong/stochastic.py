@@ -65,7 +65,9 @@ class _Component:
     A player's move that keeps the position is an exit worth the repetition value: staying
     for ever scores that, and staying a while then moving on is moving on.  As a move to
     itself, value iteration would let the node keep a value that dipped during the sweeps
-    (the side to move taking its own last value as an option) and settle there."""
+    (the side to move taking its own last value as an option) and settle there.  An outcome
+    of the dice at odds of 0 is left out: read as a way out (or in), it would make a round
+    that never ends look as if it did."""
 
     def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
         self.nodes = members
@@ -77,6 +79,8 @@ class _Component:
             probabilities = graph.probabilities.get(node)
             row: list[Move] = []
             for move, child in enumerate(target[first[node]:first[node + 1]]):
+                if probabilities is not None and not probabilities[move]:  # never thrown: no way in or out
+                    continue
                 j = local.get(child, _EXIT)
                 if child == node and probabilities is None:  # a stay: see the class's docstring
                     row.append((move, _EXIT, graph.repetition_of(node), None))
@@ -284,7 +288,7 @@ def _near_ends(component, sweep, tolerance, interrupt_check):
     (Pig's cycles: two nodes in the cut); floats are only a guess, which one more sweep proves
     or refuses (``_proven_ends``)."""
     cut = _cut(sweep)
-    if len(cut) > _CUT_LIMIT:
+    if not cut or len(cut) > _CUT_LIMIT:  # none: one sweep from the ends finds the values
         return None
     found = _newton(component, sweep, cut, interrupt_check)
     return None if found is None else _proven_ends(component, sweep, cut, *found, tolerance)
@@ -300,14 +304,16 @@ def _newton(component, sweep, cut, interrupt_check):
     lowest, highest, _ = component.ends
     guess = [min(max(float(component.repetition[c]), lowest), highest) for c in cut]
     near = (highest - lowest) * 1e-9
+    met: set[tuple[float, ...]] = set()
     for rounds in range(1, _NEWTON_ROUNDS + 1):
         forms = _linear_sweep(sweep, cut, guess, len(component.nodes))
         better = _solve_linear(forms)
         if better is None or not all(lowest - near <= v <= highest + near for v in better):
             return None
         better = [min(max(v, lowest), highest) for v in better]  # past an end by its roundings alone
-        if better == guess:
+        if tuple(better) in met:  # the same choices again (or two that tie, in turn)
             break
+        met.add(tuple(better))
         interrupt_check(rounds, max(abs(a - b) for a, b in zip(better, guess)))
         guess = better
     # Where a cut node's value follows another's in full (no throw between), one margin for
@@ -324,20 +330,26 @@ def _proven_ends(component, sweep, cut, guess, steps, tolerance):
     else None (a unit too small is tried larger, three times).
 
     The sweep proves them where the lower end's cut values do not fall and the upper end's do
-    not rise: sweeps from the lower end then only rise, and the rules have one solution, which
-    they reach, so it is above the lower end, and above the values the sweep computed from
-    it (each moved past its roundings); likewise for the upper end."""
+    not rise.  The sweep computed below the rules' own (each value moved past its roundings),
+    so the rules, swept from the lower end, do not lower its cut values either, nor any value
+    after that (they are monotone): sweeps of the rules from it only rise, to the rules' one
+    solution (the game's values), which is then above the lower end, and above the values the
+    sweep computed from it; likewise for the upper end.  An end is never started past the
+    lowest or the highest value (the sweeps from there would close in on a value at that end
+    only slowly), and one at that end is proven by the rules alone."""
     lowest, highest, rounding = component.ends
     size = len(component.nodes)
     unit = max(tolerance / 4 / max(steps), 16 * rounding)
     for _ in range(4):
-        below = [v - unit * w for v, w in zip(guess, steps)]
-        above = [v + unit * w for v, w in zip(guess, steps)]
+        below = [max(v - unit * w, lowest) for v, w in zip(guess, steps)]
+        above = [min(v + unit * w, highest) for v, w in zip(guess, steps)]
         low, high = [lowest] * size, [highest] * size  # the cut's are read before they are computed; no other is
         for c, a, b in zip(cut, below, above):
             low[c], high[c] = a, b
         _sweep_both(sweep, low, high, rounding)
-        if all(low[c] >= a and high[c] <= b for c, a, b in zip(cut, below, above)):
+        # An end at the lowest (highest) value needs no proof: the rules never take a value
+        # below (above) it.
+        if all((low[c] >= a or a == lowest) and (high[c] <= b or b == highest) for c, a, b in zip(cut, below, above)):
             return low, high
         unit *= 8
     return None
