@@ -388,6 +388,24 @@ _YOUNG_OBJECTS = 100_000
 
 
 @contextmanager
+def without_collections() -> Iterator[None]:
+    """Within the block, no cyclic collection at all (as it was, after): for a strong solve,
+    whose graph, frontier and tables hold millions of containers that even the passes over the
+    young objects of ``fewer_collections`` keep looking at (a seventh of connect four 5x4's
+    strong solve), and which makes no cycles (reference counting frees what it drops: a
+    collection after the solves of the bundled games finds the same two dozen objects, none of
+    the solve's).  A game whose states refer to one another in a cycle would keep its garbage
+    until the solve ends."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextmanager
 def fewer_collections() -> Iterator[None]:
     """Within the block, the cyclic collector runs only after ``_YOUNG_OBJECTS`` new objects
     (if it is set to run less often already, or not at all (a threshold of 0), as it is); as

@@ -13,7 +13,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from .._common import fewer_collections
+from .._common import without_collections
 from ..protocol import Game
 from ..results import SearchError
 from .graph import ONE_POSITION_TWO_TIERS
@@ -58,8 +58,7 @@ def solve_strong(
     work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
-    with held_for_writing(out) if out is not None else nullcontext(), fewer_collections():
-        # fewer_collections: the graph and its keys live to the end
+    with held_for_writing(out) if out is not None else nullcontext(), without_collections():
         if out is not None:
             check_replaceable(out)  # locked first: another solve may be writing it
         if tiers if tiers is not None else has_tiers(game):

@@ -37,7 +37,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from .._common import fewer_collections
+from .._common import without_collections
 from ..protocol import Value
 from ..results import SearchError
 from .graph import ONE_POSITION_TWO_TIERS, IntArray, PositionSampler
@@ -80,7 +80,7 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
     for thread in threads:
         thread.start()
     try:
-        with fewer_collections():
+        with without_collections():
             _answer(inbox.get, pickle.loads(factory_bytes)(), number, rows, outbox.put)
     finally:
         outbox.put(None)
