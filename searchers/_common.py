@@ -380,10 +380,10 @@ totals, budget and stack of the search it belongs to."""
 
 
 # The collector looks at the young objects each time this many more have been made than freed.
-# A search keeps many alive in its table (entries and states), a strong solve in its graph, and
-# each pass that moves them to an older generation brings a full pass over all of them nearer:
-# with Python's 700, a quarter of the time of an exact connect four 4x5 solve and a seventh of a
-# strong 4x4 one; with this, a twentieth. Neither makes cycles of its own that must be freed sooner.
+# A search keeps many alive in its table (entries and states), and each pass that moves them to
+# an older generation brings a full pass over all of them nearer: with Python's 700, a quarter
+# of the time of an exact connect four 4x5 solve; with this, a twentieth. It makes no cycles of
+# its own that must be freed sooner.
 _YOUNG_OBJECTS = 100_000
 
 
@@ -393,9 +393,9 @@ def without_collections() -> Iterator[None]:
     whose graph, frontier and tables hold millions of containers that even the passes over the
     young objects of ``fewer_collections`` keep looking at (a seventh of connect four 5x4's
     strong solve), and which makes no cycles (reference counting frees what it drops: a
-    collection after the solves of the bundled games finds the same two dozen objects, none of
-    the solve's).  A game whose states refer to one another in a cycle would keep its garbage
-    until the solve ends."""
+    collection after strong solves of connect four, Kalah and Pig finds two dozen objects, the
+    same for each).  A game whose states refer to one another in a cycle would keep its
+    garbage until the solve ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:

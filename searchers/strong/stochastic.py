@@ -47,7 +47,7 @@ _BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fracti
 _ROUNDS = 50  # policy improvements before giving up on exact values
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
 _CUT_LIMIT = 8  # the most nodes a sweep may read before their turn for Newton's method to start it
-_NEWTON_ROUNDS = 12
+_NEWTON_ROUNDS = 12  # Newton's method's rounds at most (each a change of choices; Pig's take two or three)
 _EXIT = -1
 
 
@@ -327,7 +327,7 @@ def _newton(component, sweep, cut, interrupt_check):
 def _proven_ends(component, sweep, cut, guess, steps, tolerance):
     """The ends after one sweep from the ``cut``'s ``guess`` less and more its margins
     (``steps``, a unit each), if the sweep proves them on either side of the game's values;
-    else None (a unit too small is tried larger, three times).
+    else None (a unit too small to prove is tried eight times larger, up to three times).
 
     The sweep proves them where the lower end's cut values do not fall and the upper end's do
     not rise.  The sweep computed below the rules' own (each value moved past its roundings),
@@ -349,7 +349,8 @@ def _proven_ends(component, sweep, cut, guess, steps, tolerance):
         _sweep_both(sweep, low, high, rounding)
         # An end at the lowest (highest) value needs no proof: the rules never take a value
         # below (above) it.
-        if all((low[c] >= a or a == lowest) and (high[c] <= b or b == highest) for c, a, b in zip(cut, below, above)):
+        if all((low[c] >= a or a == lowest) and (high[c] <= b or b == highest)
+               for c, a, b in zip(cut, below, above)):
             return low, high
         unit *= 8
     return None
