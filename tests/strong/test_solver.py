@@ -493,8 +493,9 @@ def test_newtons_start_is_proven_by_one_sweep_or_refused() -> None:
 
 
 @pytest.mark.parametrize("moves, kinds, probabilities, end, most", [
-    # A throws: back to B at 10,000 to 1, else the end; B moves to A or to the end.
+    # A throws: to B at 10,000 to 1, else the end (-1); B, the second player's, moves to A or to the end.
     ([[1, 2], [0, 2]], [CHANCE, MIN], {0: [Fraction(10_000, 10_001), Fraction(1, 10_001)]}, -1, 1e-12),
+    # A, the first player's, moves to B or to the end (10**7); B throws: to A at 10,000 to 1, else the end.
     ([[1, 2], [0, 2]], [MAX, CHANCE], {1: [Fraction(10_000, 10_001), Fraction(1, 10_001)]}, 10**7, 1e-7),
 ], ids=["the lowest value", "the highest value"])
 def test_newtons_start_at_the_lowest_or_highest_value(moves: list[list[int]], kinds: list[int],
