@@ -143,8 +143,9 @@ def _end_blocks(candidates: set[int], targets: Callable[[int], list[int]],
         where = {i: block for block in map(frozenset, blocks) for i in block}
         out = set()
         for i in candidates:
-            stays = [j for j in targets(i) if j in where[i]]
-            if not stays or (must_stay(i) and len(stays) != len(targets(i))):
+            moves = targets(i)
+            stays = [j for j in moves if j in where[i]]
+            if not stays or (must_stay(i) and len(stays) != len(moves)):
                 out.add(i)
         if not out:
             return where
@@ -303,12 +304,12 @@ def _newton(component, sweep, cut, interrupt_check):
     ends)."""
     lowest, highest, _ = component.ends
     guess = [min(max(float(component.repetition[c]), lowest), highest) for c in cut]
-    near = (highest - lowest) * 1e-9
+    slack = (highest - lowest) * 1e-9
     met: set[tuple[float, ...]] = set()
     for rounds in range(1, _NEWTON_ROUNDS + 1):
         forms = _linear_sweep(sweep, cut, guess, len(component.nodes))
         better = _solve_linear(forms)
-        if better is None or not all(lowest - near <= v <= highest + near for v in better):
+        if better is None or not all(lowest - slack <= v <= highest + slack for v in better):
             return None
         better = [min(max(v, lowest), highest) for v in better]  # past an end by its roundings alone
         if tuple(better) in met:  # the same choices again (or two that tie, in turn)
