@@ -56,6 +56,16 @@ class Solution:
         return cls([None] * size, array("q", [NEVER]) * size, array("q", [NO_MOVE]) * size)
 
 
+def capped_residual(residual: float, ends: Iterable[Value]) -> float:
+    """``residual``, value iteration's bound (its cycles' bounds added up: loose where many
+    cycles are solved), or the distance from the lowest to the highest of ``ends`` where that is
+    less: ``ends`` holds the scores a play can end with (the finished games' and the repetition
+    scores), and every value, the game's and value iteration's (each sweep averages, or picks
+    among, values between them), lies between the lowest and the highest of those."""
+    scores = [float(end) for end in ends]
+    return min(residual, max(scores) - min(scores)) if scores else residual
+
+
 def favours_first(value: Value, repetition: Value) -> bool:
     """Whether ``value`` favours the first player: it is at least the repetition value."""
     return value >= repetition

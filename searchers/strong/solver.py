@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -22,7 +23,7 @@ from ..results import SearchError
 from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
-from .solution import NEVER, NO_MOVE, Solution, backward_induction, solve_node, strongly_connected
+from .solution import NEVER, NO_MOVE, Solution, backward_induction, capped_residual, solve_node, strongly_connected
 from . import stochastic
 from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, rows_of
@@ -222,8 +223,18 @@ def summarize(
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
         endless=None if graph.has_chance else solution.remoteness.count(NEVER),
-        stats=stats, tolerance=tolerance, residual=solution.residual, table=table, has_chance=graph.has_chance,
+        stats=stats, tolerance=tolerance, table=table, has_chance=graph.has_chance,
+        residual=capped_residual(solution.residual, chain(graph.utility.values(), _repetition_scores(graph))),
     )
+
+
+def _repetition_scores(graph: Graph) -> list[Value]:
+    """The repetition scores of the positions that are not finished games (one for all of them,
+    0 where the game gives none)."""
+    rule = graph.repetition
+    if not isinstance(rule, list):
+        return [rule]
+    return list({score for score, kind in zip(rule, graph.kind) if kind != TERMINAL})
 
 
 def start_result(

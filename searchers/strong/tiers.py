@@ -45,14 +45,14 @@ from functools import partial
 from itertools import accumulate, chain, compress, repeat
 from pathlib import Path
 from time import perf_counter
-from typing import Any
+from typing import Any, cast
 
-from ..protocol import Game, Value, has_chance, position_of, tier_of
+from ..protocol import Game, Value, has_chance, position_of, repetition_rule, tier_of
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
-from .solution import NEVER, NO_MOVE, Solution
+from .solution import NEVER, NO_MOVE, Solution, capped_residual
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
     solved_meta, start_result,
@@ -602,6 +602,7 @@ class _Totals:
     exact: bool = True
     residual: float = 0.0
     methods: set[str] = field(default_factory=set)
+    ends: set[Value] = field(default_factory=set)  # the finished games' and repetition scores (``capped_residual``)
 
     def add(self, tier_graph: TierGraph, solution: Solution) -> None:
         """Count in one tier's solved positions."""
@@ -617,6 +618,10 @@ class _Totals:
         self.exact = self.exact and solution.exact
         self.residual += solution.residual
         self.methods |= solution.methods
+        self.ends.update(tier_graph.utility.values())
+        repetitions = set(tier_graph.repetition)
+        repetitions.discard(None)  # a finished game's, or every position's where the game has no rule
+        self.ends.update(cast("set[Value]", repetitions))
 
 
 def solve_by_tiers(
@@ -722,6 +727,7 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
     else:
         children = [game.result(start, m) for m in game.actions(start)]
     keys = [stable_key(c if position is None else position(c)) for c in children]
+    ends = totals.ends | ({0} if repetition_rule(game) is None else set())  # a never-ending play scores 0 then
     found = writer.lookup(keys + [start_key])
     value, remoteness, best = found[start_key]
     first = game.players[0]
@@ -733,5 +739,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
         method=method_text(totals.methods), positions=totals.positions, terminal=totals.terminal,
         outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
         endless=None if chance else totals.endless,
-        stats=stats, tolerance=tolerance, residual=totals.residual, table=None, has_chance=chance,
+        stats=stats, tolerance=tolerance, residual=capped_residual(totals.residual, ends), table=None,
+        has_chance=chance,
     )

@@ -339,6 +339,67 @@ def test_value_iteration_bounds_values_it_cannot_pin_down(monkeypatch: pytest.Mo
     assert proven.value == Fraction(1, 2) and proven.exact
 
 
+# Copies of pass or throw (above), one thrown at random at the start: in copy c, node 10c + 10
+# is A's turn (pass to 10c + 11, or throw at 10c + 12), 10c + 11 B's (pass back, or throw at
+# 10c + 13); a throw ends the game at even odds (1/5 from A's, 4/5 from B's: 10c + 14, 10c +
+# 15), else the thrower has the turn again.  ``tier`` puts the start apart from the copies.
+PASS_OR_THROW_COPIES = """\
+game "Copies of pass or throw"
+players A, B
+param copies = 5
+state:
+    node = 0
+kinds = {0: 0, 1: 1, 2: 2, 3: 2, 4: 3, 5: 3}
+passes = {0: [1, 2], 1: [0, 3]}
+throws = {2: [(4, 1/2), (0, 1/2)], 3: [(5, 1/2), (1, 1/2)]}
+scores = {4: 1/5, 5: 4/5}
+own = node % 10
+to_move = chance if node == 0 or kinds[own] == 2 else (A if kinds[own] == 0 else B)
+moves = [node - own + m for m in passes[own]]
+outcomes = [(10 * c + 10, 1 / copies) for c in range(copies)] if node == 0 else [(node - own + m, p) for (m, p) in throws[own]]
+result(m):
+    node = m
+terminal = node != 0 and kinds[own] == 3
+utility = scores[own]
+repetition = 1/2
+tier = 0 if node == 0 else 1
+"""
+
+
+@pytest.mark.parametrize("tiers", [False, True], ids=["in memory", "by tiers"])
+def test_value_iterations_bound_is_at_most_the_distance_from_the_lowest_score_to_the_highest(
+        monkeypatch: pytest.MonkeyPatch, tiers: bool) -> None:
+    """Five copies of pass or throw: each copy's cycle is bound by 3/5 (above), and the bounds
+    of the five add up to 3; but every value lies between the lowest and the highest score a
+    play can end with (1/5, 1/2 by repetition, 4/5), so none is off by more than 3/5, and the
+    bound says so.  The values are the game's, worked out by hand: each side passes (1/2 for
+    both turns), a throw is worth (1/5 + 1/2)/2 = 7/20 from A's and (4/5 + 1/2)/2 = 13/20 from
+    B's, the start 1/2."""
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    game = gdl.loads(PASS_OR_THROW_COPIES)
+    result = solve_strong(game, tiers=tiers)
+    assert not result.exact and result.value == 0.5 and result.positions == 31
+    assert abs(result.residual - 0.6) < 1e-12
+    if tiers:
+        return
+    table = result.table
+    assert table is not None
+    by_own = {0: Fraction(1, 2), 1: Fraction(1, 2), 2: Fraction(7, 20), 3: Fraction(13, 20), 4: Fraction(1, 5),
+              5: Fraction(4, 5)}
+    values: dict[int, Value] = {}
+    waiting = [(game.initial_state(), 0)]  # each state with its node: a move is the node it leads to
+    while waiting:
+        state, node = waiting.pop()
+        if node not in values:
+            values[node] = table.value(state)
+            moves = [] if game.is_terminal(state) else [outcome for outcome, _ in game.chance_outcomes(state)] \
+                if game.is_chance(state) else game.actions(state)
+            waiting += [(game.result(state, move), move) for move in moves]
+    assert len(values) == 31
+    assert all(abs(value - (by_own[node % 10] if node else Fraction(1, 2))) <= result.residual
+               for node, value in values.items())
+
+
 @st.composite
 def chance_cycles(draw: Any) -> tuple[list[list[int]], list[int], dict[int, list[Value]], Fraction]:
     """A cycle with dice for value iteration: up to five nodes of either player or of dice,
