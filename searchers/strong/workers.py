@@ -8,8 +8,7 @@ dropped with its tier (``forget``).  Before a tier is expanded, a worker that ho
 its share of the tier's positions hands the surplus over to the others, pickled (``give``,
 ``adopt``): the start is held by one worker, and without this every position after it would
 stay with that worker too; balanced once, the workers make about equal shares of the next
-tiers, so little moves after the first tiers.  A round whose chunks go on past the positions
-they are sent (``Closure``: Pig's) is dealt out a position to each worker in turn instead.
+tiers, so little moves after the first tiers.
 
 Each worker also solves chunks of tiers (of flat tiers, of the levels of tiers without cycles,
 and of whole groups of tiers with cycles) and writes their rows.  It reads each tier's graph
@@ -49,8 +48,7 @@ from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answers, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
 
-# Positions a worker may hold beyond its share of a tier before some are moved to another (and
-# beyond a hundredth of the share: a tenth left connect four 5x4's workers 1.1 s apart).
+# Positions a worker may hold beyond its share of a tier before some are moved to another.
 _BALANCE_SLACK = 64
 
 # Chunks to solve a worker is sent ahead of its answers.
@@ -277,11 +275,10 @@ class WorkerRunner(Runner):
         Each worker is sent all its chunks at once, and answers them one by one without waiting
         for the main process, which reads the answers as they come (a worker's answers wait
         in its outbox while the main process is busy with ``meanwhile``)."""
-        if closed:
-            held = self._deal(tier, seeds)
-        else:
-            held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
-            self._balance(tier, held)
+        held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
+        # With a closure each position sent carries the work of those it finds: few of them
+        # (Pig's) are worth sharing out, to a difference of one.
+        self._balance(tier, held, 0 if closed else _BALANCE_SLACK)
         chunks: dict[int, deque[list[bytes]]] = {}
         round_seeds = [key for key, _ in seeds] if closed else None
         for number, keys in enumerate(held):
@@ -300,12 +297,12 @@ class WorkerRunner(Runner):
                     del chunks[number]
                 yield keys, answer
 
-    def _balance(self, tier: int, held: list[list[bytes]]) -> None:
+    def _balance(self, tier: int, held: list[list[bytes]], least: int) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
         holding less (``held``: each worker's keys, updated), when both the surplus and the room
-        are worth it: more than a hundredth of a share, and more than ``_BALANCE_SLACK``."""
+        are worth it: more than a tenth of a share, and more than ``least``."""
         share = -(-sum(map(len, held)) // self.workers)
-        slack = max(_BALANCE_SLACK, share // 100)
+        slack = max(least, share // 10)
         for giver, keys in enumerate(held):
             for taker, taken in enumerate(held):
                 surplus, room = len(keys) - share, share - len(taken)
@@ -313,33 +310,10 @@ class WorkerRunner(Runner):
                     continue
                 moved = keys[len(keys) - min(surplus, room):]
                 del keys[len(keys) - len(moved):]
-                self._move(tier, moved, giver, taker)
+                self._send(self.connections[giver], ("give", tier, moved))
+                states = self._received(self.connections[giver])
+                self._send(self.connections[taker], ("adopt", tier, moved, states))
                 taken += moved
-
-    def _deal(self, tier: int, seeds: Seeds) -> list[list[bytes]]:
-        """Deal the positions ``seeds`` of ``tier`` out to the workers in turn, in their order,
-        moving those held elsewhere; each worker's keys.  With a closure each position sent
-        carries the work of those it finds, which differs from one position to the next (in
-        Pig, the rolls left before the goal) and is alike between neighbours in a round: each
-        worker holds more of one kind than of another, and equal numbers of them left one
-        worker 1.8 times the other's expansions in Pig to 60 (260,209 positions against
-        144,767; dealt out in turn, 202,606 against 202,370)."""
-        held: list[list[bytes]] = [[] for _ in range(self.workers)]
-        moving: dict[tuple[int, int], list[bytes]] = {}
-        for place, (key, holder) in enumerate(seeds):
-            taker = place % self.workers
-            held[taker].append(key)
-            if holder != taker:
-                moving.setdefault((holder, taker), []).append(key)
-        for (giver, taker), keys in moving.items():
-            self._move(tier, keys, giver, taker)
-        return held
-
-    def _move(self, tier: int, keys: list[bytes], giver: int, taker: int) -> None:
-        """Move the states of positions ``keys`` of ``tier`` from worker ``giver`` to ``taker``."""
-        self._send(self.connections[giver], ("give", tier, keys))
-        states = self._received(self.connections[giver])
-        self._send(self.connections[taker], ("adopt", tier, keys, states))
 
     def forget(self, tier: int) -> None:
         """Every worker drops the states of ``tier`` it still keeps."""

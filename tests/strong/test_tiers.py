@@ -852,49 +852,23 @@ def test_a_position_two_chunks_expanded_is_kept_once_with_the_states_its_moves_g
         bytearray([1]), [2], [b"q", b"r"], [3, 4], [None, "state of r"], [])
 
 
-def _noting_runner() -> tuple[Any, list[tuple[Any, ...]]]:
-    """A runner of two workers without processes: the messages it sends are noted."""
+def test_with_a_closure_the_queued_positions_are_shared_to_a_difference_of_one() -> None:
+    """Two queued positions held by one worker: with a closure (each carries the work of the
+    positions it finds) one goes to the other worker; without, a difference of two is not worth
+    a move (64 is)."""
     from searchers.strong.workers import WorkerRunner
 
-    runner = WorkerRunner.__new__(WorkerRunner)
+    runner = WorkerRunner.__new__(WorkerRunner)  # no processes: the messages are noted
     runner.workers = 2
-    sent: list[tuple[Any, ...]] = []
-    runner.connections = [object(), object()]  # type: ignore[list-item]
-    runner._send = lambda connection, message: sent.append(  # type: ignore[method-assign]
-        (runner.connections.index(connection), *message))
+    sent: list[str] = []
+    runner._send = lambda connection, message: sent.append(message[0])  # type: ignore[method-assign]
     runner._received = lambda connection: b"the states"  # type: ignore[method-assign]
-    return runner, sent
-
-
-def test_queued_positions_move_to_the_other_worker_past_a_hundredth_of_a_share_and_64() -> None:
-    """Without a closure, positions move only when a worker holds more than its share by 64
-    and by a hundredth of it: a difference of two stays; 200 against none moves 100, the last
-    ones; 20,000 against 19,700 (150 over a share of 19,850: more than 64, less than 198.5)
-    stays."""
-    runner, sent = _noting_runner()
+    runner.connections = [object(), object()]  # type: ignore[list-item]
     held: list[list[bytes]] = [[b"p", b"q"], []]
-    runner._balance(3, held)
+    runner._balance(3, held, 64)
     assert held == [[b"p", b"q"], []] and not sent
-    keys = [b"%d" % n for n in range(200)]
-    held = [list(keys), []]
-    runner._balance(3, held)
-    assert held == [keys[:100], keys[100:]]
-    assert sent == [(0, "give", 3, keys[100:]), (1, "adopt", 3, keys[100:], b"the states")]
-    sent.clear()
-    held = [[b"a%d" % n for n in range(20_000)], [b"b%d" % n for n in range(19_700)]]
-    runner._balance(3, held)
-    assert list(map(len, held)) == [20_000, 19_700] and not sent
-
-
-def test_with_a_closure_the_queued_positions_are_dealt_out_in_turn() -> None:
-    """With a closure (each position sent carries the work of those it finds), the round's
-    positions are dealt out in their order, the first to worker 0, the second to worker 1 and
-    so on, whoever held them: each worker's states move to the other in one message."""
-    runner, sent = _noting_runner()
-    held = runner._deal(5, [(b"p", 0), (b"q", 0), (b"r", 1), (b"s", 0), (b"t", 0)])
-    assert held == [[b"p", b"r", b"t"], [b"q", b"s"]]
-    assert sent == [(0, "give", 5, [b"q", b"s"]), (1, "adopt", 5, [b"q", b"s"], b"the states"),
-                    (1, "give", 5, [b"r"]), (0, "adopt", 5, [b"r"], b"the states")]
+    runner._balance(3, held, 0)
+    assert held == [[b"p"], [b"q"]] and sent == ["give", "adopt"]
 
 
 GROUPS = """\
