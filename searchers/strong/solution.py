@@ -17,6 +17,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
 from ..protocol import Value
@@ -64,6 +65,17 @@ def capped_residual(residual: float, ends: Iterable[Value]) -> float:
     among, values between them), lies between the lowest and the highest of those."""
     scores = [float(end) for end in ends]
     return min(residual, max(scores) - min(scores)) if scores else residual
+
+
+def repetition_scores(scores: Iterable[Value | None], kinds: Iterable[int]) -> set[Value]:
+    """The different repetition scores of the positions that are not finished games, given each
+    position's (``scores``) and kind: None, where the game gives no rule, reads as 0, the score
+    of a never-ending play then."""
+    found = set(compress(scores, map(TERMINAL.__ne__, kinds)))
+    if None in found:
+        found.discard(None)
+        found.add(0)
+    return cast("set[Value]", found)
 
 
 def favours_first(value: Value, repetition: Value) -> bool:

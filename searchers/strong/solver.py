@@ -23,7 +23,9 @@ from ..results import SearchError
 from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
-from .solution import NEVER, NO_MOVE, Solution, backward_induction, capped_residual, solve_node, strongly_connected
+from .solution import (
+    NEVER, NO_MOVE, Solution, backward_induction, capped_residual, repetition_scores, solve_node, strongly_connected,
+)
 from . import stochastic
 from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, rows_of
@@ -224,17 +226,10 @@ def summarize(
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
         endless=None if graph.has_chance else solution.remoteness.count(NEVER),
         stats=stats, tolerance=tolerance, table=table, has_chance=graph.has_chance,
-        residual=capped_residual(solution.residual, chain(graph.utility.values(), _repetition_scores(graph))),
+        residual=capped_residual(solution.residual, chain(graph.utility.values(), (
+            repetition_scores(graph.repetition, graph.kind) if isinstance(graph.repetition, list)
+            else [graph.repetition]))),
     )
-
-
-def _repetition_scores(graph: Graph) -> list[Value]:
-    """The repetition scores of the positions that are not finished games (one for all of them,
-    0 where the game gives none)."""
-    rule = graph.repetition
-    if not isinstance(rule, list):
-        return [rule]
-    return list({score for score, kind in zip(rule, graph.kind) if kind != TERMINAL})
 
 
 def start_result(

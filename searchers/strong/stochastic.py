@@ -312,9 +312,10 @@ def _newton(component, sweep, cut, interrupt_check):
         if better is None or not all(lowest - slack <= v <= highest + slack for v in better):
             return None
         better = [min(max(v, lowest), highest) for v in better]  # past an end by its roundings alone
-        if tuple(better) in met:  # the same choices again (or two that tie, in turn)
+        key = tuple(better)
+        if key in met:  # the same choices again (or two that tie, in turn)
             break
-        met.add(tuple(better))
+        met.add(key)
         interrupt_check(rounds, max(abs(a - b) for a, b in zip(better, guess)))
         guess = better
     # Where a cut node's value follows another's in full (no throw between), one margin for

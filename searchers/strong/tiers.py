@@ -45,14 +45,14 @@ from functools import partial
 from itertools import accumulate, chain, compress, repeat
 from pathlib import Path
 from time import perf_counter
-from typing import Any, cast
+from typing import Any
 
-from ..protocol import Game, Value, has_chance, position_of, repetition_rule, tier_of
+from ..protocol import Game, Value, has_chance, position_of, tier_of
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
-from .solution import NEVER, NO_MOVE, Solution, capped_residual
+from .solution import NEVER, NO_MOVE, Solution, capped_residual, repetition_scores
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, method_text,
     solved_meta, start_result,
@@ -619,9 +619,7 @@ class _Totals:
         self.residual += solution.residual
         self.methods |= solution.methods
         self.ends.update(tier_graph.utility.values())
-        repetitions = set(tier_graph.repetition)
-        repetitions.discard(None)  # a finished game's, or every position's where the game has no rule
-        self.ends.update(cast("set[Value]", repetitions))
+        self.ends |= repetition_scores(tier_graph.repetition, tier_graph.kind)
 
 
 def solve_by_tiers(
@@ -727,7 +725,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
     else:
         children = [game.result(start, m) for m in game.actions(start)]
     keys = [stable_key(c if position is None else position(c)) for c in children]
-    ends = totals.ends | ({0} if repetition_rule(game) is None else set())  # a never-ending play scores 0 then
     found = writer.lookup(keys + [start_key])
     value, remoteness, best = found[start_key]
     first = game.players[0]
@@ -739,6 +736,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
         method=method_text(totals.methods), positions=totals.positions, terminal=totals.terminal,
         outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
         endless=None if chance else totals.endless,
-        stats=stats, tolerance=tolerance, residual=capped_residual(totals.residual, ends), table=None,
+        stats=stats, tolerance=tolerance, residual=capped_residual(totals.residual, totals.ends), table=None,
         has_chance=chance,
     )

@@ -400,6 +400,19 @@ def test_value_iterations_bound_is_at_most_the_distance_from_the_lowest_score_to
                for node, value in values.items())
 
 
+def test_the_scores_that_cap_the_bound_are_the_ends_and_the_repetition_scores_of_positions_in_play() -> None:
+    """A finished game's repetition score (none, or one filled in) does not count; a position
+    in play without one (a game with no rule) counts as 0, a never-ending play's score; the
+    bound is the distance between the lowest and highest of those where that is less."""
+    from searchers.strong.solution import capped_residual, repetition_scores
+
+    assert repetition_scores([Fraction(1, 2), None, 7], [MAX, TERMINAL, TERMINAL]) == {Fraction(1, 2)}
+    assert repetition_scores([None, None, None], [MAX, MIN, TERMINAL]) == {0}
+    assert capped_residual(3.0, [Fraction(1, 5), Fraction(4, 5), 0]) == 0.8
+    assert capped_residual(1e-9, [Fraction(1, 5), Fraction(4, 5)]) == 1e-9
+    assert capped_residual(2.0, []) == 2.0
+
+
 @st.composite
 def chance_cycles(draw: Any) -> tuple[list[list[int]], list[int], dict[int, list[Value]], Fraction]:
     """A cycle with dice for value iteration: up to five nodes of either player or of dice,
