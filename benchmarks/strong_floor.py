@@ -1,0 +1,134 @@
+"""The least a strong solve costs a position: what the parts every solve must run take, each
+timed alone, against the whole solve, on connect four 4x4 (the fastest row of the strong
+suite).
+
+    python benchmarks/strong_floor.py              # connect four 4x4
+    python benchmarks/strong_floor.py rows=3 cols=4 k=3
+
+A strong solve reaches every position, so it runs the game's rules on every one (is it over,
+whose move, which moves, the result of each move, each child's position and tier), makes every
+position's stable key once (the tablebase finds a position by it), and writes every position's
+row into SQLite.  Each part is timed here on its own (processor time, the collector off as in a
+solve, the best of three), over every position and every move of the game: their sum is a
+floor no solver built on these parts can beat, whatever its bookkeeping, and it shows which
+part a target of positions per second asks to change.  The solve itself (by tiers, in this
+process, into a tablebase) is timed in the same run, in a fresh process each time: a solve
+keeps the keys it made for the next moves that reach their positions.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gdl
+from benchmarks.strong import run_row
+from searchers.strong.keys import stable_key
+from searchers.strong.tablebase import TablebaseWriter
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "games/connect.gdl"
+TARGET = 100_000  # positions a second on one core, the goal of the strong solver
+
+
+def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
+    """A state of every position reachable from the start, and every move of the positions
+    not finished (state, move), found breadth first."""
+    position = game.position if game.has_position else (lambda state: state)
+    start = game.initial_state()
+    seen, frontier, states = {position(start)}, [start], []
+    while frontier:
+        states += frontier
+        following = []
+        for state in frontier:
+            if game.is_terminal(state):
+                continue
+            for move in game.actions(state):
+                child = game.result(state, move)
+                if position(child) not in seen:
+                    seen.add(position(child))
+                    following.append(child)
+        frontier = following
+    moves = [(state, move) for state in states if not game.is_terminal(state) for move in game.actions(state)]
+    return states, moves
+
+
+def best_time(work: Callable[[], object], repeats: int = 3) -> float:
+    """The least processor time of ``repeats`` runs of ``work``, the collector off."""
+    times = []
+    for _ in range(repeats):
+        gc.disable()
+        started = time.process_time()
+        work()
+        times.append(time.process_time() - started)
+        gc.enable()
+    return min(times)
+
+
+def parts(game: Any) -> tuple[int, dict[str, float]]:
+    """The number of positions and each part's processor time over all of them."""
+    states, moves = every_position(game)
+    position = game.position if game.has_position else (lambda state: state)
+    tier = game.tier if game.has_tiers else (lambda state: 0)
+    ongoing = [state for state in states if not game.is_terminal(state)]
+    finished = [state for state in states if game.is_terminal(state)]
+    children = [game.result(state, move) for state, move in moves]
+    distinct = list({position(state): None for state in states})
+    keys = sorted(map(stable_key, distinct))
+    rows = [(key, 0, 0, 0) for key in keys]
+
+    def write() -> None:
+        with tempfile.TemporaryDirectory() as directory:
+            writer = TablebaseWriter(Path(directory) / "floor.sqlite")
+            writer.add(rows)
+            writer.close()
+
+    first = game.players[0]
+    figures = {
+        "rules: is it over": best_time(lambda: [game.is_terminal(state) for state in states]),
+        "rules: whose move, which moves": best_time(lambda: [(game.to_move(s), game.actions(s)) for s in ongoing]),
+        "rules: results of the moves": best_time(lambda: [game.result(state, move) for state, move in moves]),
+        "rules: positions and tiers of the children": best_time(
+            lambda: [(position(child), tier(child)) for child in children]),
+        "rules: scores of finished games": best_time(
+            lambda: [game.utility(state, first) for state in finished]),
+        "stable keys, one a position": best_time(lambda: [stable_key(p) for p in distinct]),
+        "rows written to SQLite, in key order": best_time(write),
+    }
+    return len(distinct), figures
+
+
+def solve_seconds(params: dict[str, int]) -> float:
+    """The time of the strong solve by tiers in one process, into a tablebase: a fresh process
+    (a solve in this one would find the keys made above), wall time (the process's own)."""
+    seconds: float = run_row(GAME, params, 1)["seconds"]
+    return seconds
+
+
+def main() -> None:
+    """Print each part's time a position, their sum, and the solve's."""
+    params = {"rows": 4, "cols": 4, **{k: int(v) for k, v in (arg.split("=") for arg in sys.argv[1:])}}
+    path = str(ROOT / GAME)
+    positions, figures = parts(gdl.load(path, **params))
+    solve = min(solve_seconds(params) for _ in range(3))
+    print(f"{GAME} {' '.join(f'{k}={v}' for k, v in params.items())}: {positions:,} positions")
+    print("| part | µs a position | share of the floor |")
+    print("|---|---|---|")
+    floor = sum(figures.values())
+    for name, seconds in figures.items():
+        print(f"| {name} | {seconds / positions * 1e6:.2f} | {seconds / floor:.0%} |")
+    print(f"| **the floor: all the parts** | **{floor / positions * 1e6:.2f}** "
+          f"(at most {positions / floor:,.0f} positions/s) | |")
+    print(f"| the strong solve by tiers, one process | {solve / positions * 1e6:.2f} "
+          f"({positions / solve:,.0f} positions/s) | {solve / floor:.2f}x the floor |")
+    print(f"| the target, {TARGET:,} positions/s | {1e6 / TARGET:.2f} | {1e6 / TARGET / (floor / positions * 1e6):.2f}x "
+          "the floor |")
+
+
+if __name__ == "__main__":
+    main()
