@@ -18,7 +18,7 @@ import pytest
 from searchers.protocol import Value
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.parallel import Runner
-from searchers.strong.solution import Solution
+from searchers.strong.solution import NEVER, NO_MOVE, Solution
 from searchers.strong.solver import Reporter
 from searchers.strong.tiergraph import Answer, Answers, ChunkCutter, TierGraph, in_solving_order, tier_solution
 import searchers.strong.tiers as tiers_module
@@ -64,6 +64,67 @@ def chunk_node_by_node(graph: TierGraph, answers: dict[bytes, Answer], start: in
     chances = {n - start: graph.probabilities[n] for n in range(start, end) if graph.kind[n] == CHANCE}
     return (list(graph.kind[start:end]), first, [renumber[-1 - t] for t in moves], utility, chances,
             graph.repetition[start:end], [answers[graph.external[i]] for i in reached])
+
+
+def flat_answers_by_the_rule(graph: TierGraph, fixed: Answers, dice: bool) -> list[tuple[Any, int, int]]:
+    """Each node's value, remoteness and best move in a flat tier, worked out from the rule of
+    ``solution``'s docstring alone: the side the value favours (the first player when it is at
+    least the repetition score) takes the quickest end among the moves that keep the value, the
+    other the slowest (an endless one above all), the first move among equals; with dice, the
+    first move that keeps the value, and no remoteness but 0 for a finished game."""
+    answers = []
+    for node, kind in enumerate(graph.kind):
+        moves = [-1 - t for t in graph.target[graph.first[node]:graph.first[node + 1]]]
+        if kind == TERMINAL:
+            answers.append((graph.utility[node], 0, NO_MOVE))
+            continue
+        values = [fixed[0][i] for i in moves]
+        if kind == CHANCE:
+            answers.append((sum(p * v for p, v in zip(graph.probabilities[node], values)), NEVER, NO_MOVE))
+            continue
+        value = max(values) if kind == MAX else min(values)
+        keeping = [m for m, v in enumerate(values) if v == value]
+        if dice:
+            answers.append((value, NEVER, keeping[0]))
+            continue
+        score = graph.repetition[node] or 0
+        hurry = (value >= score) == (kind == MAX)
+        ends = [fixed[1][moves[m]] for m in keeping]
+        finite = [r for r in ends if r != NEVER]
+        if hurry and finite:
+            move = keeping[ends.index(min(finite))]
+        elif not hurry and NEVER in ends:
+            move = keeping[ends.index(NEVER)]
+        elif not hurry:
+            move = keeping[ends.index(max(ends))]
+        else:
+            move = keeping[0]
+        end = fixed[1][moves[move]]
+        answers.append((value, NEVER if end == NEVER else end + 1, move))
+    return answers
+
+
+@pytest.mark.parametrize("seed, dice, scores", [(seed, dice, scores) for seed in range(6) for dice in (False, True)
+                                               for scores in ([0], [0, 1, Fraction(-1, 2)])])
+def test_a_flat_tier_is_solved_by_the_remoteness_rule(seed: int, dice: bool, scores: list[Value]) -> None:
+    """A flat tier solved whole (``tier_solution``) gives each node the answers the rule gives:
+    the higher tiers' answers drawn from few values and few remoteness figures (``NEVER``
+    among them), so that many moves tie; one repetition score, or several."""
+    chooser = random.Random(seed)
+    graph = flat_tier(seed, size=300, externals=12)
+    graph.repetition = [None if kind == TERMINAL else chooser.choice(scores) for kind in graph.kind]
+    if not dice:
+        for node in list(graph.probabilities):  # no dice: their nodes become MAX
+            graph.kind[node] = MAX
+            del graph.probabilities[node]
+    fixed = answers_of((chooser.choice([-1, 0, 1]), [NEVER, 1, 2, 5][i % 4]) for i in range(len(graph.external)))
+    whole = tier_solution(graph, fixed, dice, 1e-12, Reporter(None), 10 ** 6)
+    size = len(graph.kind)
+    solved = list(zip(whole.solved[:size], whole.remoteness[:size], whole.best[:size]))
+    assert solved == flat_answers_by_the_rule(graph, fixed, dice)
+    if not dice:  # both sides' choices met: endless lines delayed into, and quick ends hurried to
+        assert sum(1 for _, remoteness, move in solved if move != NO_MOVE and remoteness == NEVER) > 10
+        assert sum(1 for _, remoteness, _ in solved if remoteness == 2) > 10
 
 
 @pytest.mark.parametrize("seed", range(5))
