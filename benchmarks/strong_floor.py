@@ -2,8 +2,8 @@
 timed alone, against the whole solve, on connect four 4x4 (the fastest row of the strong
 suite).
 
-    python benchmarks/strong_floor.py              # connect four 4x4
-    python benchmarks/strong_floor.py rows=3 cols=4 k=3
+    python benchmarks/strong_floor.py                                   # connect four 4x4
+    python benchmarks/strong_floor.py games/kalah.gdl pits=3 seeds=3    # another game
 
 A strong solve reaches every position, so it runs the game's rules on every one (is it over,
 whose move, which moves, the result of each move, each child's position and tier), makes every
@@ -32,8 +32,16 @@ from searchers.strong.keys import stable_key
 from searchers.strong.tablebase import TablebaseWriter
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = "games/connect.gdl"
+GAME = "games/connect.gdl"  # 4x4 unless other parameters are given
 TARGET = 100_000  # positions a second on one core, the goal of the strong solver
+
+
+def moves_of(game: Any, state: Any) -> list[Any]:
+    """The moves of a position not finished: the players' or, where dice decide, the dice's."""
+    if game.has_chance and game.is_chance(state):
+        return [outcome for outcome, _ in game.chance_outcomes(state)]
+    moves: list[Any] = game.actions(state)
+    return moves
 
 
 def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
@@ -48,13 +56,13 @@ def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
         for state in frontier:
             if game.is_terminal(state):
                 continue
-            for move in game.actions(state):
+            for move in moves_of(game, state):
                 child = game.result(state, move)
                 if position(child) not in seen:
                     seen.add(position(child))
                     following.append(child)
         frontier = following
-    moves = [(state, move) for state in states if not game.is_terminal(state) for move in game.actions(state)]
+    moves = [(state, move) for state in states if not game.is_terminal(state) for move in moves_of(game, state)]
     return states, moves
 
 
@@ -71,7 +79,8 @@ def best_time(work: Callable[[], object], repeats: int = 3) -> float:
 
 
 def parts(game: Any) -> tuple[int, dict[str, float]]:
-    """The number of positions and each part's processor time over all of them."""
+    """The number of positions and each part's processor time over all of them (the dice's
+    chances are looked up with their outcomes)."""
     states, moves = every_position(game)
     position = game.position if game.has_position else (lambda state: state)
     tier = game.tier if game.has_tiers else (lambda state: 0)
@@ -91,7 +100,7 @@ def parts(game: Any) -> tuple[int, dict[str, float]]:
     first = game.players[0]
     figures = {
         "rules: is it over": best_time(lambda: [game.is_terminal(state) for state in states]),
-        "rules: whose move, which moves": best_time(lambda: [(game.to_move(s), game.actions(s)) for s in ongoing]),
+        "rules: whose move, which moves": best_time(lambda: [(game.to_move(s), moves_of(game, s)) for s in ongoing]),
         "rules: results of the moves": best_time(lambda: [game.result(state, move) for state, move in moves]),
         "rules: positions and tiers of the children": best_time(
             lambda: [(position(child), tier(child)) for child in children]),
@@ -103,20 +112,22 @@ def parts(game: Any) -> tuple[int, dict[str, float]]:
     return len(distinct), figures
 
 
-def solve_seconds(params: dict[str, int]) -> float:
+def solve_seconds(file: str, params: dict[str, int]) -> float:
     """The time of the strong solve by tiers in one process, into a tablebase: a fresh process
     (a solve in this one would find the keys made above), wall time (the process's own)."""
-    seconds: float = run_row(GAME, params, 1)["seconds"]
+    seconds: float = run_row(file, params, 1)["seconds"]
     return seconds
 
 
 def main() -> None:
     """Print each part's time a position, their sum, and the solve's."""
-    params = {"rows": 4, "cols": 4, **{k: int(v) for k, v in (arg.split("=") for arg in sys.argv[1:])}}
-    path = str(ROOT / GAME)
-    positions, figures = parts(gdl.load(path, **params))
-    solve = min(solve_seconds(params) for _ in range(3))
-    print(f"{GAME} {' '.join(f'{k}={v}' for k, v in params.items())}: {positions:,} positions")
+    arguments = sys.argv[1:]
+    file = arguments.pop(0) if arguments and "=" not in arguments[0] else GAME
+    given = {k: int(v) for k, v in (arg.split("=") for arg in arguments)}
+    params = given if arguments or file != GAME else {"rows": 4, "cols": 4}
+    positions, figures = parts(gdl.load(str(ROOT / file), **params))
+    solve = min(solve_seconds(file, params) for _ in range(3))
+    print(f"{file} {' '.join(f'{k}={v}' for k, v in params.items())}: {positions:,} positions")
     print("| part | µs a position | share of the floor |")
     print("|---|---|---|")
     floor = sum(figures.values())

@@ -159,3 +159,5 @@ def test_the_floor_times_each_part_over_every_position_of_the_game() -> None:
     positions, figures = strong_floor.parts(game)
     assert positions == 5478
     assert len(figures) == 7 and all(seconds > 0 for seconds in figures.values())
+    pig = gdl.load(Path(__file__).resolve().parent.parent / "games/pig.gdl", goal=10)
+    assert len(strong_floor.every_position(pig)[0]) == 1476  # the dice's outcomes followed too (docs/games.md)
