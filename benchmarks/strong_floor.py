@@ -1,6 +1,6 @@
 """The least a strong solve costs a position: what the parts every solve must run take, each
-timed alone, against the whole solve, on connect four 4x4 (the fastest row of the strong
-suite).
+timed alone, against the whole solve; by default on connect four 4x4 (the fastest row of the
+strong suite).
 
     python benchmarks/strong_floor.py                                   # connect four 4x4
     python benchmarks/strong_floor.py games/kalah.gdl pits=3 seeds=3    # another game
