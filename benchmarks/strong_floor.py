@@ -11,9 +11,10 @@ position's stable key once (the tablebase finds a position by it), and writes ev
 row into SQLite.  Each part is timed here on its own (processor time, the collector off as in a
 solve, the best of three), over every position and every move of the game: their sum is a
 floor no solver built on these parts can beat, whatever its bookkeeping, and it shows which
-part a target of positions per second asks to change.  The solve itself (by tiers, in this
-process, into a tablebase) is timed in the same run, in a fresh process each time: a solve
-keeps the keys it made for the next moves that reach their positions.
+part a target of positions per second asks to change.  The solve itself (by tiers, with no
+worker processes, into a tablebase) is timed in the same run, by processor time too, each run
+in a fresh process: a solve keeps the keys it made for the moves that reach their positions
+again, and a second solve in one process would find them made.
 """
 
 from __future__ import annotations
@@ -79,8 +80,7 @@ def best_time(work: Callable[[], object], repeats: int = 3) -> float:
 
 
 def parts(game: Any) -> tuple[int, dict[str, float]]:
-    """The number of positions and each part's processor time over all of them (the dice's
-    chances are looked up with their outcomes)."""
+    """The number of positions and each part's processor time over all of them."""
     states, moves = every_position(game)
     position = game.position if game.has_position else (lambda state: state)
     tier = game.tier if game.has_tiers else (lambda state: 0)
@@ -97,10 +97,21 @@ def parts(game: Any) -> tuple[int, dict[str, float]]:
             writer.add(rows)
             writer.close()
 
+    # As a solve asks: whether the dice decide (a game with dice), then whose move and its
+    # moves, or the dice's outcomes.
+    dice = [state for state in ongoing if game.has_chance and game.is_chance(state)]
+    players = [state for state in ongoing if not (game.has_chance and game.is_chance(state))]
+
+    def whose_move() -> None:
+        if game.has_chance:
+            [game.is_chance(state) for state in ongoing]
+        [(game.to_move(state), game.actions(state)) for state in players]
+        [game.chance_outcomes(state) for state in dice]
+
     first = game.players[0]
     figures = {
         "rules: is it over": best_time(lambda: [game.is_terminal(state) for state in states]),
-        "rules: whose move, which moves": best_time(lambda: [(game.to_move(s), moves_of(game, s)) for s in ongoing]),
+        "rules: whose move, which moves": best_time(whose_move),
         "rules: results of the moves": best_time(lambda: [game.result(state, move) for state, move in moves]),
         "rules: positions and tiers of the children": best_time(
             lambda: [(position(child), tier(child)) for child in children]),
@@ -113,9 +124,9 @@ def parts(game: Any) -> tuple[int, dict[str, float]]:
 
 
 def solve_seconds(file: str, params: dict[str, int]) -> float:
-    """The time of the strong solve by tiers in one process, into a tablebase: a fresh process
-    (a solve in this one would find the keys made above), wall time (the process's own)."""
-    seconds: float = run_row(file, params, 1)["seconds"]
+    """The processor time of the strong solve by tiers with no worker processes, into a
+    tablebase, in a fresh process."""
+    seconds: float = run_row(file, params, 1)["processor_seconds"]
     return seconds
 
 

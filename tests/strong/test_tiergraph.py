@@ -108,8 +108,9 @@ def flat_answers_by_the_rule(graph: TierGraph, fixed: Answers, dice: bool) -> li
                                                for scores in ([0], [0, 1, Fraction(-1, 2)])])
 def test_a_flat_tier_is_solved_by_the_remoteness_rule(seed: int, dice: bool, scores: list[Value]) -> None:
     """A flat tier solved whole (``tier_solution``) gives each node the answers the rule gives:
-    the higher tiers' answers drawn from few values and few remoteness figures (``NEVER``
-    among them), so that many moves tie; one repetition score, or several."""
+    the higher tiers' answers drawn from few values (integers, a fraction, a float) and few
+    remoteness figures (``NEVER`` among them), so that many moves tie; one repetition score,
+    or several."""
     chooser = random.Random(seed)
     graph = flat_tier(seed, size=300, externals=12)
     graph.repetition = [None if kind == TERMINAL else chooser.choice(scores) for kind in graph.kind]
@@ -117,11 +118,13 @@ def test_a_flat_tier_is_solved_by_the_remoteness_rule(seed: int, dice: bool, sco
         for node in list(graph.probabilities):  # no dice: their nodes become MAX
             graph.kind[node] = MAX
             del graph.probabilities[node]
-    fixed = answers_of((chooser.choice([-1, 0, 1]), [NEVER, 1, 2, 5][i % 4]) for i in range(len(graph.external)))
+    fixed = answers_of((chooser.choice([*SCORES, 0.5]), [NEVER, 1, 2, 5][i % 4]) for i in range(len(graph.external)))
     whole = tier_solution(graph, fixed, dice, 1e-12, Reporter(None), 10 ** 6)
     size = len(graph.kind)
     solved = list(zip(whole.solved[:size], whole.remoteness[:size], whole.best[:size]))
-    assert solved == flat_answers_by_the_rule(graph, fixed, dice)
+    expected = flat_answers_by_the_rule(graph, fixed, dice)
+    assert solved == expected
+    assert [type(value) for value, _, _ in solved] == [type(value) for value, _, _ in expected]  # a Fraction stays one
     if not dice:  # both sides' choices met: endless lines delayed into, and quick ends hurried to
         assert sum(1 for _, remoteness, move in solved if move != NO_MOVE and remoteness == NEVER) > 10
         assert sum(1 for _, remoteness, _ in solved if remoteness == 2) > 10
