@@ -6,8 +6,8 @@ strong suite).
     python benchmarks/strong_floor.py games/kalah.gdl pits=3 seeds=3    # another game
 
 A strong solve reaches every position, so it runs the game's rules on every one (is it over,
-whose move, which moves, the result of each move, each child's position and tier), makes every
-position's stable key once (the tablebase finds a position by it), and writes every position's
+whose move, which moves, the result of each move, each child's position and tier, the score of
+a finished game), makes every position's stable key once (the tablebase finds a position by it), and writes every position's
 row into SQLite.  Each part is timed here on its own (processor time, the collector off as in a
 solve, the best of three), over every position and every move of the game: their sum is a
 floor no solver built on these parts can beat, whatever its bookkeeping, and it shows which
