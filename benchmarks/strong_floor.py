@@ -2,19 +2,21 @@
 timed alone, against the whole solve; by default on connect four 4x4 (the fastest row of the
 strong suite).
 
-    python benchmarks/strong_floor.py                                   # connect four 4x4
-    python benchmarks/strong_floor.py games/kalah.gdl pits=3 seeds=3    # another game
+    python -m benchmarks.strong_floor                                   # connect four 4x4
+    python -m benchmarks.strong_floor games/kalah.gdl pits=3 seeds=3    # another game
+
+From the repository's root, with gdl installed (the solve is timed by ``benchmarks.strong``).
 
 A strong solve reaches every position, so it runs the game's rules on every one (is it over,
-whose move, which moves, the result of each move, each child's position and tier, the score of
-a finished game), makes every position's stable key once (the tablebase finds a position by it), and writes every position's
-row into SQLite.  Each part is timed here on its own (processor time, the collector off as in a
-solve, the best of three), over every position and every move of the game: their sum is a
-floor no solver built on these parts can beat, whatever its bookkeeping, and it shows which
-part a target of positions per second asks to change.  The solve itself (by tiers, with no
-worker processes, into a tablebase) is timed in the same run, by processor time too, each run
-in a fresh process: a solve keeps the keys it made for the moves that reach their positions
-again, and a second solve in one process would find them made.
+whose move, which moves, the result of each move, each child's position and tier, the score of a
+finished game), makes every position's stable key once (the tablebase finds a position by it),
+and writes every position's row into SQLite. Each part is timed here on its own (processor time,
+the collector off as in a solve, the best of three), over every position and every move of the
+game: their sum is a floor no solver built on these parts can beat, whatever its bookkeeping,
+and it shows which part a target of positions per second asks to change. The solve itself (by
+tiers, with no worker processes, into a tablebase) is timed in the same run, by processor time
+too, each run in a fresh process: a solve keeps the keys it made for the moves that reach their
+positions again, and a second solve in one process would find them made.
 """
 
 from __future__ import annotations
