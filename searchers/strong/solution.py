@@ -15,7 +15,7 @@ remoteness 0 for finished games and ``NEVER`` elsewhere.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
@@ -83,48 +83,21 @@ def favours_first(value: Value, repetition: Value) -> bool:
     return value >= repetition
 
 
-def solve_node(graph: Graph, solution: Solution, node: int) -> None:
-    """Solve ``node`` from its successors, all of which are solved."""
-    kind = graph.kind[node]
-    values: list[Any] = solution.value  # the node's successors are solved, and it is about to be
-    if kind == TERMINAL:
-        values[node] = graph.utility[node]
-        solution.remoteness[node] = 0
-        return
-    if kind == FIXED:
-        values[node], solution.remoteness[node] = graph.fixed[node]
-        return
-    start, end = graph.first[node], graph.first[node + 1]
-    children = graph.target[start:end]
-    if kind == CHANCE:
-        values[node] = sum(p * values[c] for p, c in zip(graph.probabilities[node], children))
-        return
-    child_values = [values[c] for c in children]
-    best_value = max(child_values) if kind == MAX else min(child_values)
-    values[node] = best_value
-    optimal = [(i, c) for i, c in enumerate(children) if child_values[i] == best_value]
-    if graph.has_chance:
-        solution.best[node] = optimal[0][0]
-        return
-    hurry = favours_first(best_value, graph.repetition_of(node)) == (kind == MAX)
-    move, remoteness = pick(optimal, solution.remoteness, hurry)
-    solution.best[node] = move
-    solution.remoteness[node] = remoteness
-
-
 @typeguard_ignore
-def solve_in_order(graph: Graph, solution: Solution, end: int) -> None:
-    """Solve nodes 0 to ``end - 1`` in turn, each from successors solved before it (those of a
-    flat tier, and the fixed positions it reaches): ``solve_node``'s answers, with the graph's
-    and the solution's parts looked up once, and a single best child taken without ``pick``
-    (a chunk of a tier is solved this way: 1.1 µs a node against 1.5 µs node by node)."""
+def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
+    """Solve ``nodes`` in turn, each from its successors, all solved before it (an iterator may
+    give the next node once the one before is solved): a finished game its score, dice the
+    average of their outcomes, a player the best of the values of its moves and, in a game
+    without dice, the remoteness and best move of ``pick`` (a single best move taken without
+    it).  The graph's and the solution's parts are looked up once for all the nodes: a chunk of
+    a flat tier is solved at 1.1 µs a node, against 1.5 µs node by node."""
     kinds, first, target = graph.kind, graph.first, graph.target
     values, remoteness, best = solution.value, solution.remoteness, solution.best
     utility, fixed, probabilities = graph.utility, graph.fixed, graph.probabilities
     scores = graph.repetition if isinstance(graph.repetition, list) else None
     score = graph.repetition
     chance = graph.has_chance
-    for node in range(end):
+    for node in nodes:
         kind = kinds[node]
         if kind == MAX or kind == MIN:
             children = target[first[node]:first[node + 1]]
@@ -182,17 +155,23 @@ def backward_induction(
     waiting = array("q", (first[n + 1] - first[n] for n in range(graph.size)))
     ready = [n for n in range(graph.size) if kind[n] == TERMINAL or kind[n] == FIXED]
     solved = 0
-    while ready:
-        node = ready.pop()
-        solve_node(graph, solution, node)
-        solved += 1
-        if not solved & 0xFFF:
-            tick(solved)
-        for index in range(pred_first[node], pred_first[node + 1]):
-            parent = pred_source[index]
-            waiting[parent] -= 1
-            if not waiting[parent]:
-                ready.append(parent)
+
+    def in_turn() -> Iterator[int]:
+        # Each node given is solved before this goes on, and its parents wait for it.
+        nonlocal solved
+        while ready:
+            node = ready.pop()
+            yield node
+            solved += 1
+            if not solved & 0xFFF:
+                tick(solved)
+            for index in range(pred_first[node], pred_first[node + 1]):
+                parent = pred_source[index]
+                waiting[parent] -= 1
+                if not waiting[parent]:
+                    ready.append(parent)
+
+    solve_nodes(graph, solution, in_turn())
     return solved
 
 
@@ -255,5 +234,5 @@ def exits(graph: Graph, members: set[int] | dict[int, Any], node: int) -> list[t
 
 __all__ = [
     "CHANCE", "FIXED", "MAX", "MIN", "NEVER", "NO_MOVE", "TERMINAL", "Solution", "backward_induction",
-    "component_edges", "exits", "favours_first", "pick", "solve_in_order", "solve_node", "strongly_connected",
+    "component_edges", "exits", "favours_first", "pick", "solve_nodes", "strongly_connected",
 ]

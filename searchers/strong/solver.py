@@ -24,7 +24,7 @@ from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
-    NEVER, NO_MOVE, Solution, backward_induction, capped_residual, repetition_scores, solve_node, strongly_connected,
+    NEVER, NO_MOVE, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
 from . import stochastic
 from .stochastic import solve_chance_cycle
@@ -193,7 +193,7 @@ def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Rep
     for component in strongly_connected(open_nodes, unsolved):
         node = component[0]
         if len(component) == 1 and node not in graph.successors(node):  # after a cycle, but on none
-            solve_node(graph, solution, node)
+            solve_nodes(graph, solution, (node,))
             solution.methods.add("backward induction")
         elif any(kind[n] == CHANCE for n in component):
             solve_chance_cycle(graph, solution, component, tolerance, tick, try_exact)

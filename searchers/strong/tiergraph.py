@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from ..protocol import Value
 from .graph import FIXED, Graph, IntArray
-from .solution import Solution, solve_in_order
+from .solution import Solution, solve_nodes
 from .solver import Reporter, solve_graph
 
 Item = TypeVar("Item")
@@ -249,7 +249,7 @@ def tier_solution(tier_graph: TierGraph, fixed: Answers, chance: bool, tolerance
         return solve_graph(graph, tolerance, report, positions)
     solution = Solution.empty(graph.size)
     solution.value[size:], solution.remoteness[size:] = fixed
-    solve_in_order(graph, solution, size)
+    solve_nodes(graph, solution, range(size))
     if len(tier_graph.utility) < size:  # not only finished games (``solver.method_text``)
         solution.methods.add("backward induction")
     return solution
