@@ -31,6 +31,7 @@ from typing import Any
 
 import gdl
 from benchmarks.strong import run_row
+from searchers.protocol import has_chance, position_of, tier_of
 from searchers.strong.keys import stable_key
 from searchers.strong.tablebase import TablebaseWriter
 
@@ -41,7 +42,7 @@ TARGET = 100_000  # positions a second on one core, the goal of the strong solve
 
 def moves_of(game: Any, state: Any) -> list[Any]:
     """The moves of a position not finished: the players' or, where dice decide, the dice's."""
-    if game.has_chance and game.is_chance(state):
+    if has_chance(game) and game.is_chance(state):
         return [outcome for outcome, _ in game.chance_outcomes(state)]
     moves: list[Any] = game.actions(state)
     return moves
@@ -50,7 +51,7 @@ def moves_of(game: Any, state: Any) -> list[Any]:
 def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
     """A state of every position reachable from the start, and every move of the positions
     not finished (state, move), found breadth first."""
-    position = game.position if game.has_position else (lambda state: state)
+    position = position_of(game) or (lambda state: state)
     start = game.initial_state()
     seen, frontier, states = {position(start)}, [start], []
     while frontier:
@@ -84,8 +85,8 @@ def best_time(work: Callable[[], object], repeats: int = 3) -> float:
 def parts(game: Any) -> tuple[int, dict[str, float]]:
     """The number of positions and each part's processor time over all of them."""
     states, moves = every_position(game)
-    position = game.position if game.has_position else (lambda state: state)
-    tier = game.tier if game.has_tiers else (lambda state: 0)
+    position = position_of(game) or (lambda state: state)
+    tier = tier_of(game) or (lambda state: 0)
     ongoing = [state for state in states if not game.is_terminal(state)]
     finished = [state for state in states if game.is_terminal(state)]
     children = [game.result(state, move) for state, move in moves]
@@ -101,11 +102,12 @@ def parts(game: Any) -> tuple[int, dict[str, float]]:
 
     # As a solve asks: whether the dice decide (a game with dice), then whose move and its
     # moves, or the dice's outcomes.
-    dice = [state for state in ongoing if game.has_chance and game.is_chance(state)]
-    players = [state for state in ongoing if not (game.has_chance and game.is_chance(state))]
+    chance = has_chance(game)
+    dice = [state for state in ongoing if chance and game.is_chance(state)]
+    players = [state for state in ongoing if not (chance and game.is_chance(state))]
 
     def whose_move() -> None:
-        if game.has_chance:
+        if chance:
             [game.is_chance(state) for state in ongoing]
         [(game.to_move(state), game.actions(state)) for state in players]
         [game.chance_outcomes(state) for state in dice]

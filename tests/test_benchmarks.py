@@ -146,9 +146,9 @@ def test_a_rows_memory_is_its_own_not_the_peak_of_the_process_that_started_it() 
 
 
 def test_the_floor_times_each_part_over_every_position_of_the_game() -> None:
-    """`python -m benchmarks.strong_floor` runs each part over every position: tic-tac-toe has 5,478
-    reachable from the start, 958 of them finished (the known counts), and the 4,520 others have
-    16,167 moves among them (counted by a walk of the game's states, depth first)."""
+    """`python -m benchmarks.strong_floor` runs each part over every position: tic-tac-toe has
+    5,478 reachable from the start, 958 of them finished (the known counts), and the 4,520
+    others have 16,167 moves among them (counted by a walk of the game's states, depth first)."""
     import gdl
     from benchmarks import strong_floor
 
