@@ -645,11 +645,15 @@ def solve_by_tiers(
     if out is None:
         temporary = tempfile.mkdtemp(prefix="gdl-strong-")
         out = Path(temporary) / "tablebase.sqlite"
-    _remove_leftovers(Path(out))
-    writer = TablebaseWriter(out)
-    scratch = Scratch(Path(f"{out}.scratch"))
-    runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
+    runner = writer = scratch = None
     try:
+        # A killed solve's files gone first, then the runner, whose workers make their part
+        # files; before the tablebase at ``out`` is touched: a runner that cannot start (no
+        # Ray, a cluster out of reach) leaves it as it was.
+        _remove_leftovers(Path(out))
+        runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
+        writer = TablebaseWriter(out)
+        scratch = Scratch(Path(f"{out}.scratch"))
         start = game.initial_state()
         position = position_of(game)
         start_key = stable_key(start if position is None else position(start))
@@ -693,9 +697,9 @@ def solve_by_tiers(
         # A second Ctrl-C (a terminal's, or `timeout`'s to the process and again to its group)
         # must not cut the cleaning up short and leave the workers' files: it comes after.
         with stops_deferred():
-            runner.close()
-            scratch.close()
-            writer.close()
+            for part in (runner, scratch, writer):
+                if part is not None:
+                    part.close()
             if temporary is not None:
                 for leftover in Path(temporary).iterdir():
                     os.remove(leftover)

@@ -311,6 +311,31 @@ def test_a_second_solve_into_the_same_tablebase_is_refused(capsys: pytest.Captur
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.sqlite"]
 
 
+def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--ray without Ray installed (or a cluster out of reach): the error, and the tablebase at
+    --out as it was, with nothing left beside it; without --out, no temporary folder left."""
+    from searchers.strong import tiers as tiers_module
+
+    out = tmp_path / "t.sqlite"
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))[0] == 0
+    before = out.read_bytes()
+
+    def no_ray(*args: Any, **kwargs: Any) -> Any:
+        raise tiers_module.SearchError("--ray needs Ray: pip install 'gdl[ray]'")
+
+    monkeypatch.setattr(tiers_module, "make_runner", no_ray)
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto", "--out", str(out))
+    assert status == 2 and err == "gdl solve: error: --ray needs Ray: pip install 'gdl[ray]'\n"
+    assert out.read_bytes() == before and gdl.Tablebase(out).meta["positions"] == 5478
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.sqlite"]
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tiers_module.tempfile, "tempdir", str(scratch))
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto")[0] == 2
+    assert list(scratch.iterdir()) == []
+
+
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     """--out naming the game file itself (or any file but a tablebase, or a folder) is refused
