@@ -22,6 +22,7 @@ from gdl.cli.common import (
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
+from searchers.protocol import game_name
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, has_tiers,
     outcome_counts, solve_strong,
@@ -323,9 +324,14 @@ def run_strong(args: argparse.Namespace) -> int:
     """Solve every position and print the figures (and write the tablebase, with --out)."""
     game = load_game(args)
     cores = os.cpu_count() or 1
-    if args.workers > cores and args.ray is None and has_tiers(game):
+    tiers = has_tiers(game)
+    if args.workers > cores and args.ray is None and tiers:
         say(f"gdl solve: --workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
             f"the workers take turns on them, no quicker than {cores}", to=sys.stderr)
+    ignored = [option for option, given in (("--workers", args.workers != 1), ("--ray", args.ray is not None)) if given]
+    if ignored and not tiers:
+        say(f"gdl solve: {' and '.join(ignored)} ignored: {game_name(game)} declares no `tier` to split its "
+            "positions by, so it is solved in one process, in memory", to=sys.stderr)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
         with terminate_as_interrupt():

@@ -1145,6 +1145,20 @@ def test_more_workers_than_cores_are_started_with_a_word(monkeypatch: pytest.Mon
     assert capsys.readouterr().err == ""
 
 
+def test_workers_for_a_game_without_tiers_are_ignored_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
+    """The subtraction game declares no `tier`: --workers and --ray are ignored, and the solve
+    says so, then solves in one process (15 stones, 1 or 2 a take: a multiple of 3, so the
+    player to move, First, loses)."""
+    subtraction = ["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong"]
+    assert main([*subtraction, "--workers", "2", "--ray", "auto"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("gdl solve: --workers and --ray ignored: Subtraction declares no `tier` to split its positions "
+                   "by, so it is solved in one process, in memory\n")
+    assert "Subtraction: Second wins (value -1)" in out and "in one process, in memory" in out
+    assert main([*subtraction, "--workers", "2"]) == 0
+    assert capsys.readouterr().err.startswith("gdl solve: --workers ignored: Subtraction declares no `tier`")
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_cyclic_collector_is_off_while_a_strong_solve_runs(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     """A strong solve makes no reference cycles, and the collector's passes over its graph and
