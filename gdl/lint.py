@@ -87,6 +87,7 @@ def _play_one(
                     samples.append((player, utility, game.evaluate(state, player), state))
             return
         if getattr(game, "has_chance", False) and game.is_chance(state):
+            _check_names(game, state, [outcome for outcome, _ in game.chance_outcomes(state)], findings)
             state = _played(game, state, _pick_outcome(game, state, dice))
             findings.outcomes += 1
             continue
@@ -96,10 +97,21 @@ def _play_one(
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
             findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}")
+        _check_names(game, state, moves, findings)
         state = _played(game, state, dice.choice(moves))
         findings.moves += 1
     findings.unfinished += 1
     findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+
+
+def _check_names(game: Any, state: Any, moves: list[Any], findings: Findings) -> None:
+    """Report names that `move_name` gives to several of a state's moves (or the dice's
+    outcomes): a typed move, a tablebase's list of moves, JSON's `move_values` name one."""
+    shared = game.shared_names(moves) if hasattr(game, "shared_names") else []
+    if shared:
+        findings.add(f"several moves of a state print the same ({', '.join(f'`{name}`' for name in shared)}): "
+                     f"`move_name` must tell them apart, or a typed move names one of them only\n{_shown(game, state)}",
+                     kind="several moves of a state print the same")
 
 
 @dataclass

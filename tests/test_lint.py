@@ -79,6 +79,21 @@ def test_a_position_that_merges_states_of_different_play_is_reported(
     assert "mover = A" in err and "mover = B" in err
 
 
+def test_moves_printed_the_same_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A `move_name` that prints 1 as `x` and 2 as `X`: a typed move (case aside) names either,
+    so every state with both moves is reported; naming them `x1` and `x2` passes."""
+    path = tmp_path / "lint.gdl"
+    game = GAME.replace("MOVES", "[1, 2]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+    path.write_text(game + 'def move_name(m) = "x" if m == 1 else "X"\n')
+    status = main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert ("several moves of a state print the same (`x`): `move_name` must tell them apart, or a typed move "
+            "names one of them only [met ") in err
+    path.write_text(game + 'def move_name(m) = "x" + str(m)\n')
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
+
+
 def test_a_wrong_position_does_not_hide_the_other_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The random games go on past two states of one position that play differently: a move
     listed twice is reported beside the wrong `position`, and every game ends."""

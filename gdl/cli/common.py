@@ -10,10 +10,10 @@ import signal
 import sys
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO, TypeVar
 
 import searchers
 from gdl import load, locate_param
@@ -244,6 +244,23 @@ def move_text(game: Any, move: Any) -> str:
     """The move as the game prints it."""
     formatter = getattr(game, "format_move", None)
     return formatter(move) if formatter is not None else str(move)
+
+
+Item = TypeVar("Item")
+
+
+def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item]:
+    """Each move's item, under the move's name as the game prints it (for JSON's `move_values`,
+    a list of moves); an error if the game prints two moves the same, which would keep one."""
+    named: dict[str, Item] = {}
+    for move, item in pairs:
+        name = move_text(game, move)
+        if name in named:
+            source = getattr(game, "source", None)
+            raise GdlError(f"two moves of one position print as `{name}`: the game's `move_name` must tell them "
+                           "apart (`gdl check --deep` finds such positions)", file=getattr(source, "name", None))
+        named[name] = item
+    return named
 
 
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}

@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 from gdl import build
-from gdl.cli.common import Subcommands, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say
+from gdl.cli.common import (
+    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say,
+)
 from gdl.resolve import Resolver
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
 
@@ -37,10 +39,12 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     return query
 
 
-def play_moves(base: Tablebase, moves: list[str]) -> Any:
-    """The state after ``moves`` (names as the game prints them) from the start."""
+def play_moves(base: Tablebase, moves: list[str]) -> tuple[Any, list[str]]:
+    """The state after ``moves`` (names as the game prints them, spaces, brackets and case
+    aside) from the start, and the moves as the game prints them."""
     game = base.game
     state = game.initial_state()
+    played = []
     for number, text in enumerate(moves, start=1):
         if game.is_terminal(state):
             raise GdlTablebaseError(f"move {number} (`{text}`): the game is already over", file=str(base.path))
@@ -51,8 +55,9 @@ def play_moves(base: Tablebase, moves: list[str]) -> Any:
             raise
         except Exception as error:
             raise GdlTablebaseError(f"move {number}: {getattr(error, 'message', error)}", file=str(base.path)) from None
+        played.append(move_text(game, move))
         state = game.result(state, move)
-    return state
+    return state, played
 
 
 def answers(base: Tablebase, state: Any) -> dict[str, Any]:
@@ -67,12 +72,12 @@ def answers(base: Tablebase, state: Any) -> dict[str, Any]:
         moves = [outcome for outcome, _ in outcomes]
     else:
         moves = list(game.actions(state))
-    children = {move_text(game, m): game.result(state, m) for m in moves}
+    children = by_move_name(game, ((m, game.result(state, m)) for m in moves))
     best = base.best_move(state)
     return {
         "to_move": None if terminal or chance else str(game.to_move(state)),
         # At a chance node, each outcome's probability; None elsewhere.
-        "move_probabilities": {move_text(game, o): p for o, p in outcomes} if chance else None,
+        "move_probabilities": by_move_name(game, outcomes) if chance else None,
         "terminal": terminal,
         "value": base.value(state),
         "remoteness": base.remoteness(state),
@@ -95,11 +100,11 @@ def run(args: argparse.Namespace) -> int:
                                     file=str(base.path))
         params = {**base.game.params, **given}
         check_same_game(base.meta, build(base.meta["game_text"], base.meta["file"], params), base.path)
-    state = play_moves(base, args.moves)
+    state, played = play_moves(base, args.moves)
     found = answers(base, state)
     if args.json:
         say(json.dumps({
-            "game": base.game.title, "moves": list(args.moves), "exact": base.meta.get("exact"),
+            "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
@@ -108,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         }))
         return 0
     game = base.game
-    after = "the start" if not args.moves else "after " + ", ".join(args.moves)
+    after = "the start" if not played else "after " + ", ".join(played)
     say(f"{game.title}, {after}:")
     say(game.display(state))
     exact = "" if base.meta.get("exact") else " (value iteration: not exact)"

@@ -15,10 +15,10 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, choose_searcher,
-    clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum, json_number, json_value, load_game,
-    memory_size, move_text, number_text, parse_params, run_searcher, say, show_status, terminate_as_interrupt,
-    value_text,
+    INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
+    choose_searcher, clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum, json_number, json_value,
+    load_game, memory_size, move_text, number_text, parse_params, run_searcher, say, show_status,
+    terminate_as_interrupt, value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -158,8 +158,8 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "to_move": result.to_move,
         "best_move": None if result.move is None else move_text(game, result.move),
         "principal_variation": [move_text(game, m) for m in result.pv],
-        "move_values": {move_text(game, m): shown(v) for m, v in result.move_values.items()},
-        "move_bounds": {move_text(game, m): b for m, b in result.move_bounds.items()},
+        "move_values": by_move_name(game, ((m, shown(v)) for m, v in result.move_values.items())),
+        "move_bounds": by_move_name(game, result.move_bounds.items()),
         "inexact_reason": result.inexact_reason,
         "repetition": result.repetition,
         "interrupted": result.interrupted,
@@ -390,8 +390,8 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "best_move": None if result.best_move is None else move_text(game, result.best_move),
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
-        "move_values": {move_text(game, m): json_number(v) for m, v in result.move_values.items()},
-        "move_remoteness": {move_text(game, m): r for m, r in result.move_remoteness.items()},
+        "move_values": by_move_name(game, ((m, json_number(v)) for m, v in result.move_values.items())),
+        "move_remoteness": by_move_name(game, result.move_remoteness.items()),
         "tablebase": out,
         "stats": {
             "seconds": round(stats.seconds, 4),

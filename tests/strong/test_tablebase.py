@@ -114,9 +114,9 @@ def test_query_answers_from_the_tablebase_alone(capsys: pytest.CaptureFixture[st
 
 
 def test_query_takes_moves_among_its_options(capsys: pytest.CaptureFixture[str], tictactoe_db: Path) -> None:
-    """Moves may come before, between and after the options, in their order; an option that
-    does not exist is still refused."""
-    status, out, _ = run(capsys, "query", str(tictactoe_db), "--json", "(1, 1)", "-p", "size=3", "(0, 1)")
+    """Moves may come before, between and after the options, in their order, and are given
+    back as the game prints them; an option that does not exist is still refused."""
+    status, out, _ = run(capsys, "query", str(tictactoe_db), "--json", "(1,1)", "-p", "size=3", "0,1")
     assert status == 0 and json.loads(out)["moves"] == ["(1, 1)", "(0, 1)"]
     assert json.loads(out)["remoteness"] == 5  # X wins in 5, as above
     with pytest.raises(SystemExit) as stop:
@@ -334,6 +334,41 @@ def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
     monkeypatch.setattr(tiers_module.tempfile, "tempdir", str(scratch))
     assert run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto")[0] == 2
     assert list(scratch.iterdir()) == []
+
+
+def test_moves_printed_the_same_are_an_error_where_a_name_must_name_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A game whose `move_name` prints a take of one stone from either heap as `take 1`: the
+    solve's value stands (two heaps of 2, equal: a loss for the player to move, Bouton's rule),
+    but JSON's `move_values`, a tablebase's list of moves and a typed move would each name one
+    of two moves: each is an error that says so, never one move's answer for the other's."""
+    game = tmp_path / "take.gdl"
+    game.write_text("""game "Take"
+players First, Second
+state:
+    piles = (2, 2)
+    mover = First
+to_move = mover
+moves = [(h, n) for h in range(len(piles)) for n in range(1, piles[h] + 1)]
+result(m):
+    piles[m[0]] -= m[1]
+    mover = other(mover)
+terminal = all(p == 0 for p in piles)
+utility = 1 if mover == Second else -1
+def move_name(m) = "take " + str(m[1])
+""")
+    out = tmp_path / "take.sqlite"
+    status, printed, _ = run(capsys, "solve", str(game), "--strong", "--out", str(out))
+    assert status == 0 and "Take: Second wins (value -1)" in printed
+    shared = ("two moves of one position print as `take 1`: the game's `move_name` must tell them apart "
+              "(`gdl check --deep` finds such positions)")
+    status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
+    assert (status, printed) == (1, "") and shared in err
+    status, printed, err = run(capsys, "query", str(out))
+    assert (status, printed) == (1, "") and shared in err
+    base = gdl.Tablebase(out)
+    with pytest.raises(gdl.GdlError, match="`take1` names 2 of the moves here: the file's `move_name` prints them"):
+        base.game.parse_move(base.game.initial_state(), "take1")
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
