@@ -292,8 +292,10 @@ class TablebaseReader:
         self.path = Path(path)
         if self.path.is_dir():
             raise TablebaseError("this is a folder, not a tablebase file")
-        if not self.path.is_file():
+        if not self.path.exists():
             raise TablebaseError("no such tablebase file")
+        if not self.path.is_file():  # a device, a pipe: SQLite would wait on a pipe
+            raise TablebaseError("this is not a file, so not a tablebase")
         try:
             self.connection = sqlite3.connect(read_only_uri(self.path), uri=True)
         except sqlite3.Error as error:  # a file this user may not read

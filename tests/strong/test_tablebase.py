@@ -481,6 +481,15 @@ def test_a_tablebase_without_its_game_is_refused_plainly(capsys: pytest.CaptureF
     assert TablebaseReader(out).get(stable_key(start))[0] == 1  # 1 XOR 2 is not 0: First, to move, wins
 
 
+def test_query_tells_a_missing_file_from_one_that_is_not_a_file(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
+    """A name with nothing there, and a device (/dev/null): each said as it is."""
+    assert run(capsys, "query", str(tmp_path / "none.sqlite"))[::2] == (
+        1, f"{tmp_path / 'none.sqlite'}: error: no such tablebase file\n")
+    if Path("/dev/null").exists():
+        assert run(capsys, "query", "/dev/null")[::2] == (1, "/dev/null: error: this is not a file, so not a tablebase\n")
+
+
 def test_a_file_system_without_locks_still_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where flock fails for want of locks (ENOLCK on some network file systems), the solve goes
     on unlocked, as on a system without flock, rather than claim another solve is writing."""
