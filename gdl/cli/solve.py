@@ -22,7 +22,7 @@ from gdl.cli.common import (
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
-from searchers.protocol import game_name
+from searchers.protocol import game_name, has_chance
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, has_tiers,
     outcome_counts, solve_strong,
@@ -332,6 +332,9 @@ def run_strong(args: argparse.Namespace) -> int:
     if ignored and not tiers:
         say(f"gdl solve: {' and '.join(ignored)} ignored: {game_name(game)} declares no `tier` to split its "
             "positions by, so it is solved in one process, in memory", to=sys.stderr)
+    if args.tolerance != DEFAULT_TOLERANCE and not has_chance(game):
+        say(f"gdl solve: --tolerance ignored: {game_name(game)} has no dice, so its values are found exactly, "
+            "not by value iteration", to=sys.stderr)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
         with terminate_as_interrupt():

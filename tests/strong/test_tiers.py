@@ -1145,10 +1145,10 @@ def test_more_workers_than_cores_are_started_with_a_word(monkeypatch: pytest.Mon
     assert capsys.readouterr().err == ""
 
 
-def test_workers_for_a_game_without_tiers_are_ignored_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
+def test_options_a_game_has_no_use_for_are_ignored_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
     """The subtraction game declares no `tier`: --workers and --ray are ignored, and the solve
     says so, then solves in one process (15 stones, 1 or 2 a take: a multiple of 3, so the
-    player to move, First, loses)."""
+    player to move, First, loses); it has no dice: --tolerance is ignored too."""
     subtraction = ["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong"]
     assert main([*subtraction, "--workers", "2", "--ray", "auto"]) == 0
     out, err = capsys.readouterr()
@@ -1157,6 +1157,9 @@ def test_workers_for_a_game_without_tiers_are_ignored_with_a_word(capsys: pytest
     assert "Subtraction: Second wins (value -1)" in out and "in one process, in memory" in out
     assert main([*subtraction, "--workers", "2"]) == 0
     assert capsys.readouterr().err.startswith("gdl solve: --workers ignored: Subtraction declares no `tier`")
+    assert main([*subtraction, "--tolerance", "1e-6"]) == 0
+    assert capsys.readouterr().err == ("gdl solve: --tolerance ignored: Subtraction has no dice, so its values are "
+                                       "found exactly, not by value iteration\n")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
