@@ -24,8 +24,8 @@ from gdl.tablebase import describe_game
 from searchers import SearchError
 from searchers.protocol import game_name, has_chance
 from searchers.strong import (
-    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, has_tiers,
-    outcome_counts, solve_strong,
+    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
+    has_tiers, outcome_counts, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY
 
@@ -320,9 +320,9 @@ class StrongProgressLine:
             clear_status()
 
 
-def run_strong(args: argparse.Namespace) -> int:
-    """Solve every position and print the figures (and write the tablebase, with --out)."""
-    game = load_game(args)
+def say_unused_options(args: argparse.Namespace, game: Any) -> None:
+    """Say on stderr which options the game leaves without use (the solve goes on): workers
+    beyond the cores, workers or Ray without tiers, a tolerance without dice."""
     cores = os.cpu_count() or 1
     tiers = has_tiers(game)
     if args.workers > cores and args.ray is None and tiers:
@@ -335,6 +335,16 @@ def run_strong(args: argparse.Namespace) -> int:
     if args.tolerance != DEFAULT_TOLERANCE and not has_chance(game):
         say(f"gdl solve: --tolerance ignored: {game_name(game)} has no dice, so its values are found exactly, "
             "not by value iteration", to=sys.stderr)
+
+
+def run_strong(args: argparse.Namespace) -> int:
+    """Solve every position and print the figures (and write the tablebase, with --out)."""
+    game = load_game(args)
+    try:
+        check_game(game, args.tolerance)  # a game refused is refused before any word on the options
+    except SearchError as error:
+        raise UsageError(str(error)) from None
+    say_unused_options(args, game)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:
         with terminate_as_interrupt():
