@@ -250,16 +250,20 @@ class WorkerRunner(Runner):
         factory_bytes = pickle.dumps(factory)
         self.connections: list[Connection] = []
         self.processes = []
-        with stops_held():
-            for number in range(workers):
-                mine, theirs = multiprocessing.Pipe()
-                part = self.part_files[number] if self.part_files else None
-                process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part,
-                                                                       [*self.connections, mine]), daemon=True)
-                process.start()
-                theirs.close()
-                self.connections.append(mine)
-                self.processes.append(process)
+        try:
+            with stops_held():
+                for number in range(workers):
+                    mine, theirs = multiprocessing.Pipe()
+                    part = self.part_files[number] if self.part_files else None
+                    process = multiprocessing.Process(target=_serve, args=(theirs, factory_bytes, number, part,
+                                                                           [*self.connections, mine]), daemon=True)
+                    process.start()
+                    theirs.close()
+                    self.connections.append(mine)
+                    self.processes.append(process)
+        except BaseException:  # a stop held back while they started, or one that failed to
+            self.close()  # the workers started so far, and their part files: the caller has no runner to close
+            raise
 
     def seed(self, tier: int, key: bytes, state: Any) -> Any:
         """Hand the state to the first worker."""

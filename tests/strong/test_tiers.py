@@ -1063,6 +1063,31 @@ def test_a_second_interrupt_while_a_stopped_solve_cleans_up_leaves_no_file(tmp_p
         gdl.Tablebase(out)
 
 
+def test_a_stop_while_the_workers_start_leaves_no_part_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C as the first worker starts (held back until both are started, then raised before
+    the solve has a runner to close): the workers are shut down and their part files removed;
+    the tablebase at --out, never opened, keeps what it held (here, nothing)."""
+    import multiprocessing.process
+    import os
+    import signal
+
+    start = multiprocessing.process.BaseProcess.start
+    started: list[int] = []
+
+    def start_then_stop(process: multiprocessing.process.BaseProcess) -> None:
+        start(process)
+        if not started:
+            os.kill(os.getpid(), signal.SIGINT)
+        started.append(1)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start_then_stop)
+    out = tmp_path / "stopped.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        gdl.build_tablebase(gdl.load(CONNECT, **TINY_CONNECT), out, workers=2)
+    assert len(started) == 2  # the stop waited for both workers to start
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_stops_wait_for_the_end_of_the_cleaning_up_but_a_third_ends_it() -> None:
     """Within `stops_deferred` two Ctrl-Cs do not interrupt the block; the first is handled
     after it (KeyboardInterrupt), and the handlers are as before; a third ends the block at once."""
