@@ -97,18 +97,11 @@ def _encode(value):
 
 
 # The palettes of the sequences met so far (see ``_palette``), by their sets of items.
-_palettes: dict[frozenset[Any], tuple[bytes, int, dict[Any, str], bool] | None] = {}
+_palettes: dict[frozenset[Any], tuple[bytes, int, dict[Any, str]] | None] = {}
 _PALETTES_KEPT = 1 << 12
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # what ``int(text, base)`` reads
 _PALETTE_TAGS = {b"t": b"u", b"l": b"v"}
 _packed_sizes: dict[tuple[int, int], int] = {}
-
-# The sequence types met so far as boards of strings alone (a grid of symbols), and those met
-# otherwise too.  A board of a type only ever met as one is looked up by its items at once:
-# an item equal to a string is a string (1 == True, but no other kind of value equals "X"), so the
-# items' types, the costliest part of a board's key, need not be looked at one by one.
-_string_boards: set[type] = set()
-_not_string_boards: set[type] = set()
 
 
 @typeguard_ignore
@@ -117,43 +110,21 @@ def _sequence(tag, values):
     sequence of leaves with a palette, the palette's tag, the length, the palette and the
     items' places in it as one number."""
     size = len(values)
-    sequence_type = type(values)
-    palette = None
-    if sequence_type in _string_boards:
-        try:
-            palette = _palettes.get(frozenset(values))
-        except TypeError:  # an item that cannot be hashed: not a board
-            pass
-        if palette is not None and not palette[3]:
-            palette = None
-    if palette is None:
-        kinds = set(map(type, values))
-        if size and (kinds <= _leaf_types or (kinds.isdisjoint(_other_types) and _all_leaves(kinds))):
-            distinct = frozenset(values)
-            palette = _palettes.get(distinct, False)
-            if palette is False:
-                palette = _palette(distinct)
-        if sequence_type not in _not_string_boards:
-            _note_board(sequence_type, palette is not None and palette[3])
-        if palette is None:
-            head = tag + (_SHORT[size] if size < 0x80 else _length(size))
-            return head + b"".join(map(_encode, values))
-    encodings, base, digits, _ = palette
-    head = _PALETTE_TAGS[tag] + (_SHORT[size] if size < 0x80 else _length(size)) + encodings
-    if base == 1:
-        return head
-    number = int("".join(map(digits.__getitem__, values)), base)
-    return head + number.to_bytes(_packed_size(base, size), "big")
-
-
-def _note_board(sequence_type: type, of_strings: bool) -> None:
-    """Remember whether a sequence of ``sequence_type`` was a board of strings alone; a type
-    met otherwise too is never looked up as one first."""
-    if of_strings:
-        _string_boards.add(sequence_type)
-    else:
-        _string_boards.discard(sequence_type)
-        _not_string_boards.add(sequence_type)
+    kinds = set(map(type, values))
+    if size and (kinds <= _leaf_types or (kinds.isdisjoint(_other_types) and _all_leaves(kinds))):
+        distinct = frozenset(values)
+        palette = _palettes.get(distinct, False)
+        if palette is False:
+            palette = _palette(distinct)
+        if palette is not None:
+            encodings, base, digits = palette
+            head = _PALETTE_TAGS[tag] + (_SHORT[size] if size < 0x80 else _length(size)) + encodings
+            if base == 1:
+                return head
+            number = int("".join(map(digits.__getitem__, values)), base)
+            return head + number.to_bytes(_packed_size(base, size), "big")
+    head = tag + (_SHORT[size] if size < 0x80 else _length(size))
+    return head + b"".join(map(_encode, values))
 
 
 def _all_leaves(kinds: set[type]) -> bool:
@@ -165,16 +136,14 @@ def _all_leaves(kinds: set[type]) -> bool:
     return len(leaves) == len(kinds)
 
 
-def _palette(distinct: frozenset[Any]) -> tuple[bytes, int, dict[Any, str], bool] | None:
+def _palette(distinct: frozenset[Any]) -> tuple[bytes, int, dict[Any, str]] | None:
     """The palette of a sequence whose items are ``distinct`` (integers and strings): its size
-    and the items' encodings in order, the size, each item's digit, and whether the items are
-    all strings; None past 36 items."""
+    and the items' encodings in order, the size, and each item's digit; None past 36 items."""
     found = None
     if len(distinct) <= len(_DIGITS):
         ordered = sorted((_encode(item), item) for item in distinct)  # encodings differ: items never compared
         encodings = _length(len(ordered)) + b"".join(encoding for encoding, _ in ordered)
-        digits = {item: _DIGITS[place] for place, (_, item) in enumerate(ordered)}
-        found = (encodings, len(ordered), digits, all(isinstance(item, str) for item in distinct))
+        found = (encodings, len(ordered), {item: _DIGITS[place] for place, (_, item) in enumerate(ordered)})
     if len(_palettes) < _PALETTES_KEPT:
         _palettes[distinct] = found
     return found

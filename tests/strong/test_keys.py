@@ -132,21 +132,3 @@ def test_mixed_kinds_that_compare_equal_are_kept_apart() -> None:
     keys = {stable_key(v) for v in ((1, True), (1, 1), (1, 1.0), (True, True), [1, True], [1, 1])}
     assert len(keys) == 6
     assert typed(decode(stable_key((1, True, 2)))) == typed((1, True, 2))
-
-
-def test_a_type_met_as_a_board_of_strings_keeps_its_other_values_apart() -> None:
-    """A sequence type met first as a board of strings alone is looked up by its items first
-    (an item equal to a string is one); met later with other items, each of its values still
-    reads back as itself, kinds included: (1, True) is not (1, 1), whose palette is known."""
-    stable_key((1, 1))  # the palette of {1}, which {1, True} equals
-    cases = [
-        (("X", "O", "X"), (1, True)),
-        (("X", "O"), (["X"], "O")),  # an item that cannot be hashed
-        (("X", "O"), ("X", True)),
-        (("X", "O"), ("O", "X", "empty"), (2, 1, 2)),
-    ]
-    for values in cases:
-        row = type("Row", (tuple,), {})  # a type of its own, met first as a board of strings
-        for items in values:
-            value = row(items)
-            assert typed(decode(stable_key(value))) == typed(items), items
