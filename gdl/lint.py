@@ -105,13 +105,16 @@ def _play_one(
 
 
 def _check_names(game: Any, state: Any, moves: list[Any], findings: Findings) -> None:
-    """Report names that `move_name` gives to several of a state's moves (or the dice's
-    outcomes): a typed move, a tablebase's list of moves, JSON's `move_values` name one."""
+    """Report the names that `move_name` gives to several of a state's moves (or the dice's
+    outcomes), as typed: a typed move, a tablebase's list of moves, JSON's `move_values` could
+    not tell which one is meant."""
     shared = game.shared_names(moves) if hasattr(game, "shared_names") else []
     if shared:
-        findings.add(f"several moves of a state print the same ({', '.join(f'`{name}`' for name in shared)}): "
-                     f"`move_name` must tell them apart, or a typed move names one of them only\n{_shown(game, state)}",
-                     kind="several moves of a state print the same")
+        groups = "; ".join(f"`{names[0]}` {len(names)} times" if len(set(names)) == 1
+                           else " and ".join(f"`{name}`" for name in names) for names in shared)
+        findings.add(f"moves of one state have names that read the same when typed, spaces, brackets and case aside "
+                     f"({groups}): `move_name` must tell them apart\n{_shown(game, state)}",
+                     kind="moves of one state have names that read the same")
 
 
 @dataclass

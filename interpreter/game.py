@@ -87,30 +87,30 @@ class BaseGame:
         outcomes = [outcome for outcome, _ in self.chance_outcomes(state)]
         return self._named(text, outcomes, "an outcome of the dice here; they are")
 
-    def shared_names(self, moves: Sequence[Any]) -> list[str]:
-        """The names each given to more than one of `moves` (spaces, brackets and case aside,
-        as a typed move is read): a file's `move_name` that does not tell them apart."""
-        first: dict[str, str] = {}  # each name as read, the first move's name read so
-        shared: dict[str, None] = {}
-        for move in moves:
+    def shared_names(self, moves: Sequence[Any]) -> list[list[str]]:
+        """The names of `moves` that read the same when typed (spaces, brackets and case
+        aside), in groups of two or more: a `move_name` that does not tell the moves apart.  A
+        move listed twice counts once."""
+        groups: dict[str, list[str]] = {}
+        for move in dict.fromkeys(moves):
             name = self.format_move(move)
-            read = _normal(name)
-            if read in first:
-                shared[first[read]] = None
-            else:
-                first[read] = name
-        return list(shared)
+            groups.setdefault(_normal(name), []).append(name)
+        return [names for names in groups.values() if len(names) > 1]
 
     def _named(self, text: str, moves: Sequence[Any], what: str) -> Any:
-        """The one of `moves` that prints as `text`; else an error saying it is not `what`, or
-        that several print so."""
+        """The one of `moves` that prints as `text` (spaces, brackets and case aside; of several,
+        the one printed exactly so); else an error saying it is not `what`, or which it could be."""
         wanted = _normal(text)
-        found = [move for move in moves if _normal(self.format_move(move)) == wanted]
+        found = [move for move in dict.fromkeys(moves) if _normal(self.format_move(move)) == wanted]
         if len(found) == 1:
             return found[0]
+        exact = [move for move in found if self.format_move(move) == text.strip()]
+        if len(exact) == 1:
+            return exact[0]
         if found:
-            raise GdlError(f"`{text}` names {len(found)} of the moves here: the file's `move_name` prints them the "
-                           "same, so a typed move cannot tell them apart")
+            names = ", ".join(f"`{self.format_move(move)}`" for move in found)
+            raise GdlError(f"`{text}` could be any of {len(found)} moves here ({names}): their names read the same "
+                           "when typed, so the game's `move_name` must tell them apart")
         raise GdlError(f"`{text}` is not {what}: {', '.join(self.format_move(m) for m in moves)}")
 
     def actions(self, state: State) -> tuple[Any, ...]:  # pragma: no cover - overridden

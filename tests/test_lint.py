@@ -79,19 +79,53 @@ def test_a_position_that_merges_states_of_different_play_is_reported(
     assert "mover = A" in err and "mover = B" in err
 
 
-def test_moves_printed_the_same_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A `move_name` that prints 1 as `x` and 2 as `X`: a typed move (case aside) names either,
-    so every state with both moves is reported; naming them `x1` and `x2` passes."""
+def test_moves_whose_names_read_the_same_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A `move_name` that prints 1 as `x` and 2 as `X` (the same when typed, case aside), or
+    both as `x`: every state with both moves is reported, with the names; a move listed twice
+    is reported as such, not as two names; naming them `x1` and `x2` passes."""
     path = tmp_path / "lint.gdl"
     game = GAME.replace("MOVES", "[1, 2]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
-    path.write_text(game + 'def move_name(m) = "x" if m == 1 else "X"\n')
-    status = main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)])
-    err = capsys.readouterr().err
-    assert status == 1
-    assert ("several moves of a state print the same (`x`): `move_name` must tell them apart, or a typed move "
-            "names one of them only [met ") in err
+    for name, names in (('"x" if m == 1 else "X"', "`x` and `X`"), ('"x"', "`x` 2 times")):
+        path.write_text(game + f"def move_name(m) = {name}\n")
+        assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+        assert (f"moves of one state have names that read the same when typed, spaces, brackets and case aside "
+                f"({names}): `move_name` must tell them apart [met ") in capsys.readouterr().err
     path.write_text(game + 'def move_name(m) = "x" + str(m)\n')
     assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
+    capsys.readouterr()
+    path.write_text(GAME.replace("MOVES", "[1, 1]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0"))
+    assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "a state lists the same move more than once (1)" in err and "read the same" not in err
+
+
+def test_outcomes_of_the_dice_whose_names_read_the_same_are_reported(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The dice's outcomes are typed as moves are (`gdl play`, `gdl query`): two named alike
+    are reported too."""
+    path = tmp_path / "coin.gdl"
+    path.write_text("""game "Coin"
+players A, B
+state:
+    n = 0
+    mover = A
+    rolling = true
+to_move = chance if rolling else mover
+moves = [] if rolling else [0]
+outcomes = [(1, 1 / 2), (2, 1 / 2)]
+result(m):
+    if rolling:
+        n += m
+        rolling = false
+    else:
+        rolling = true
+        mover = other(mover)
+terminal = n >= 4
+utility = 1 if mover == B else -1
+def move_name(m) = "pass" if m == 0 else "one" if m == 1 else "ONE"
+""")
+    assert main(["check", "--deep", "--games", "20", str(path)]) == 1
+    assert "read the same when typed, spaces, brackets and case aside (`one` and `ONE`)" in capsys.readouterr().err
 
 
 def test_a_wrong_position_does_not_hide_the_other_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

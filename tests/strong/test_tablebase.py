@@ -367,8 +367,15 @@ def move_name(m) = "take " + str(m[1])
     status, printed, err = run(capsys, "query", str(out))
     assert (status, printed) == (1, "") and shared in err
     base = gdl.Tablebase(out)
-    with pytest.raises(gdl.GdlError, match="`take1` names 2 of the moves here: the file's `move_name` prints them"):
+    with pytest.raises(gdl.GdlError, match=r"`take1` could be any of 2 moves here \(`take 1`, `take 1`\): their "
+                       "names read the same when typed, so the game's `move_name` must tell them apart$"):
         base.game.parse_move(base.game.initial_state(), "take1")
+    # Names that differ only in case: the one typed exactly is taken; typed otherwise, neither.
+    cased = gdl.loads(game.read_text().replace('"take " + str(m[1])', '("t" if m[0] == 0 else "T") + str(m[1])'))
+    start = cased.initial_state()
+    assert (cased.parse_move(start, "t1"), cased.parse_move(start, " T1")) == ((0, 1), (1, 1))
+    with pytest.raises(gdl.GdlError, match="`t 1` could be any of 2 moves here"):
+        cased.parse_move(start, "t 1")
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
