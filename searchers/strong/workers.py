@@ -261,7 +261,7 @@ class WorkerRunner(Runner):
                     theirs.close()
                     self.connections.append(mine)
                     self.processes.append(process)
-        except BaseException:  # a stop held back while they started, or one that failed to
+        except BaseException:  # a stop held back while they started, or a start that failed
             self.close()  # the workers started so far, and their part files: the caller has no runner to close
             raise
 
