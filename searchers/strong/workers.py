@@ -42,7 +42,8 @@ from ..protocol import Value
 from ..results import SearchError
 from .graph import ONE_POSITION_TWO_TIERS, IntArray, PositionSampler
 from .parallel import (
-    ChunkExpansion, Closure, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_held,
+    ChunkExpansion, Closure, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_deferred,
+    stops_held,
 )
 from .solution import Solution
 from .tablebase import TablebaseWriter, rows_of
@@ -251,7 +252,9 @@ class WorkerRunner(Runner):
         self.connections: list[Connection] = []
         self.processes = []
         try:
-            with stops_held():
+            # Held back, and, if another thread (Ray's, say) takes one, recorded: a stop comes
+            # once every worker started is known, to be shut down.
+            with stops_deferred(), stops_held():
                 for number in range(workers):
                     mine, theirs = multiprocessing.Pipe()
                     part = self.part_files[number] if self.part_files else None
