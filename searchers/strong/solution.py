@@ -94,8 +94,6 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
     kinds, first, target = graph.kind, graph.first, graph.target
     values, remoteness, best = solution.value, solution.remoteness, solution.best
     utility, fixed, probabilities = graph.utility, graph.fixed, graph.probabilities
-    scores = graph.repetition if isinstance(graph.repetition, list) else None
-    score = graph.repetition
     chance = graph.has_chance
     for node in nodes:
         kind = kinds[node]
@@ -107,13 +105,13 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
             if chance:
                 best[node] = child_values.index(best_value)
                 continue
-            if child_values.count(best_value) == 1:  # the one move that keeps the value, hurrying or not
+            if child_values.count(best_value) == 1:  # ``pick``'s answer for one move, hurrying or not
                 move = child_values.index(best_value)
                 child_remoteness = remoteness[children[move]]
                 best[node] = move
                 remoteness[node] = child_remoteness if child_remoteness == NEVER else child_remoteness + 1
                 continue
-            hurry = favours_first(best_value, score if scores is None else scores[node]) == (kind == MAX)
+            hurry = favours_first(best_value, graph.repetition_of(node)) == (kind == MAX)
             optimal = [(i, c) for i, c in enumerate(children) if child_values[i] == best_value]
             best[node], remoteness[node] = pick(optimal, remoteness, hurry)
         elif kind == TERMINAL:
