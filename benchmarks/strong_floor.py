@@ -53,7 +53,7 @@ def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
     not finished (state, move), found breadth first."""
     position = position_of(game) or (lambda state: state)
     start = game.initial_state()
-    seen, frontier, states = {position(start)}, [start], []
+    seen, frontier, states, moves = {position(start)}, [start], [], []
     while frontier:
         states += frontier
         following = []
@@ -61,12 +61,13 @@ def every_position(game: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
             if game.is_terminal(state):
                 continue
             for move in moves_of(game, state):
+                moves.append((state, move))
                 child = game.result(state, move)
-                if position(child) not in seen:
-                    seen.add(position(child))
+                key = position(child)
+                if key not in seen:
+                    seen.add(key)
                     following.append(child)
         frontier = following
-    moves = [(state, move) for state in states if not game.is_terminal(state) for move in moves_of(game, state)]
     return states, moves
 
 
