@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import accumulate, chain, compress, repeat
+from operator import invert, is_not, not_
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -316,6 +317,7 @@ class _Outside:
     keys: list[bytes]
     place: dict[bytes, int] = field(default_factory=dict)
     tiers: IntArray = field(default_factory=lambda: array("q"))
+    tiers_met: set[int] = field(default_factory=set)  # the distinct ``tiers``
 
 
 def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
@@ -343,6 +345,7 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
                 index = place[key] = len(external_keys)
                 external_keys.append(key)
                 external_tiers.append(child_tier)
+                outside.tiers_met.add(child_tier)
                 if child_tier != frontier_tier:
                     frontier, frontier_tier = scratch.tier(child_tier), child_tier
                 frontier.setdefault(key, child)
@@ -353,29 +356,46 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
 
 def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: IntArray, scratch: Scratch) -> None:
     """``_add_children`` for a chunk whose every move leaves the tier, a chunk at a time: the
-    usual case, where the main process must not spend a statement a move."""
+    usual case, where the main process must not spend a statement a move (every step below
+    runs over the moves or children at C speed)."""
     child_keys, child_tiers, children = answer[5], answer[6], answer[7]
     if not child_keys:
         return
     place, tiers = outside.place, outside.tiers
-    tier_of = dict(zip(child_keys, child_tiers))  # in the order first met
-    fresh = [key for key in tier_of if key not in place]
+    # A chunk gives a child's state with its first move to it, and None with the others: the
+    # children with a state are the chunk's distinct children, in the order first met.
+    first = list(map(is_not, children, repeat(None)))
+    new = list(map(not_, map(place.__contains__, compress(child_keys, first))))
+    fresh = list(compress(compress(child_keys, first), new))
+    fresh_tiers = array("q", compress(compress(child_tiers, first), new))
+    fresh_states = list(compress(compress(children, first), new))
     place.update(zip(fresh, range(len(outside.keys), len(outside.keys) + len(fresh))))
     outside.keys += fresh
-    tiers.extend(map(tier_of.__getitem__, fresh))
-    indices = list(map(place.__getitem__, child_keys))
-    if array("q", map(tiers.__getitem__, indices)) != child_tiers:  # a key given two tiers, here or before
-        raise SearchError(ONE_POSITION_TWO_TIERS)
-    target.extend([-1 - index for index in indices])
-    # A chunk gives a child's state with its first move to it, and None with the others.
-    states = {key: child for key, child in zip(child_keys, children) if child is not None}
-    if min(child_tiers) == max(child_tiers):
-        frontier = scratch.tier(child_tiers[0])
-        for key in fresh:
-            frontier.setdefault(key, states[key])
+    tiers += fresh_tiers
+    moves = array("q", map(invert, map(place.__getitem__, child_keys)))  # ~i is -1 - i
+    one_tier = child_tiers[0] if min(child_tiers) == max(child_tiers) else None
+    if one_tier is None or not outside.tiers_met <= {one_tier}:
+        # A key given two tiers, here or before: then every move's child is looked up.
+        if array("q", map(tiers.__getitem__, map(invert, moves))) != child_tiers:
+            raise SearchError(ONE_POSITION_TWO_TIERS)
+    outside.tiers_met.update(fresh_tiers)
+    target += moves
+    if one_tier is not None:
+        _queue(scratch.tier(one_tier), fresh, fresh_states)
         return
-    for key in fresh:
-        scratch.tier(tier_of[key]).setdefault(key, states[key])
+    for each_tier in set(fresh_tiers):
+        chosen = list(map(each_tier.__eq__, fresh_tiers))
+        _queue(scratch.tier(each_tier), compress(fresh, chosen), compress(fresh_states, chosen))
+
+
+def _queue(frontier: dict[bytes, Any], keys: Iterable[bytes], states: Iterable[Any]) -> None:
+    """Queue positions in their tier's frontier (``keys`` and their states, in order); a
+    position queued before keeps the state it was queued with."""
+    queued = dict(zip(keys, states))
+    if frontier:
+        for key in queued.keys() & frontier.keys():  # the smaller of the two is the one read
+            del queued[key]
+    frontier.update(queued)
 
 
 def solve_tier(tier_graph: TierGraph, fixed: Answers, runner: Runner, chance: bool, tolerance: float,
