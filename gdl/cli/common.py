@@ -263,6 +263,20 @@ def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item
     return named
 
 
+
+def check_start_names(game: Any) -> None:
+    """``by_move_name``'s error for the start's moves (or its dice's outcomes), raised before a
+    search whose JSON lists them by name rather than after it: a strong solve would have
+    written its tablebase first."""
+    start = game.initial_state()
+    if game.is_terminal(start):
+        return
+    if getattr(game, "has_chance", False) and game.is_chance(start):
+        moves = [outcome for outcome, _ in game.chance_outcomes(start)]
+    else:
+        moves = game.actions(start)
+    by_move_name(game, ((move, None) for move in moves))
+
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 

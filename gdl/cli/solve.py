@@ -16,9 +16,9 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
-    choose_searcher, clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum, json_number, json_value,
-    load_game, memory_size, move_text, number_text, parse_params, run_searcher, say, show_status,
-    terminate_as_interrupt, value_text,
+    check_start_names, choose_searcher, clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum,
+    json_number, json_value, load_game, memory_size, move_text, number_text, parse_params, run_searcher, say,
+    show_status, terminate_as_interrupt, value_text,
 )
 from gdl.tablebase import describe_game
 from searchers import SearchError
@@ -240,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
     if args.strong:
         return run_strong(args)
     game = load_game(args)
+    if args.json:
+        check_start_names(game)
     try:
         result = run_search(game, args)
     except SearchError as error:
@@ -344,6 +346,8 @@ def run_strong(args: argparse.Namespace) -> int:
         check_game(game, args.tolerance)  # a game refused is refused before any word on the options
     except SearchError as error:
         raise UsageError(str(error)) from None
+    if args.json:
+        check_start_names(game)
     say_unused_options(args, game)
     progress = StrongProgressLine() if sys.stderr.isatty() else None
     try:

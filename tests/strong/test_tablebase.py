@@ -364,6 +364,10 @@ def move_name(m) = "take " + str(m[1])
               "(`gdl check --deep` finds such positions)")
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
     assert (status, printed) == (1, "") and shared in err
+    # The start's own moves clash: JSON could not name them, so nothing is solved or written.
+    unwritten = tmp_path / "unwritten.sqlite"
+    status, printed, err = run(capsys, "solve", str(game), "--strong", "--json", "--out", str(unwritten))
+    assert (status, printed) == (1, "") and shared in err and not unwritten.exists()
     status, printed, err = run(capsys, "query", str(out))
     assert (status, printed) == (1, "") and shared in err
     base = gdl.Tablebase(out)
