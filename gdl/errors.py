@@ -78,15 +78,18 @@ class GdlRuntimeError(GdlError):
     """A rule of the game failed while the game was running (off the board, division by zero...)."""
 
     def __init__(self, message: str, *, state_text: str | None = None, other_state_text: str | None = None,
-                 **where: object) -> None:
+                 names_text: str | None = None, **where: object) -> None:
         super().__init__(message, **where)  # type: ignore[arg-type]
         self.state_text = state_text
         self.other_state_text = other_state_text  # a second state the message is about
+        self.names_text = names_text  # the values of the local names the failing line reads, `m = 3` a line
 
     def format(self) -> str:
-        """The located message, then the state in which the rule failed (and the other)."""
+        """The located message, then the values of the names the failing line reads, and the
+        state in which the rule failed (and the other)."""
         text = super().format()
-        for heading, state_text in (("in the state", self.state_text), ("and the state", self.other_state_text)):
+        for heading, state_text in (("where", self.names_text), ("in the state", self.state_text),
+                                    ("and the state", self.other_state_text)):
             if state_text:
                 shown = "\n".join("    " + line for line in state_text.splitlines())
                 text += f"\n{heading}:\n{shown}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
@@ -120,6 +121,11 @@ class BaseGame:
     def chance_outcomes(self, state: State) -> tuple[tuple[Any, Number], ...]:  # pragma: no cover - overridden
         """The outcomes of the dice at chance node `state`, each with its probability."""
         raise NotImplementedError
+
+
+def _shortened(text: str, limit: int = 200) -> str:
+    """A value's text cut to ``limit`` characters, for a message."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _normal(text: str) -> str:
@@ -347,10 +353,11 @@ class Game(BaseGame):
         if isinstance(error, GdlError):
             return error
         line_number = None
+        frame = None
         trace = error.__traceback__
         while trace is not None:
             if trace.tb_frame.f_code.co_filename == self._filename and trace.tb_lineno in self._positions:
-                line_number = trace.tb_lineno
+                line_number, frame = trace.tb_lineno, trace.tb_frame
             trace = trace.tb_next
         if line_number is not None:
             line, column = self._positions[line_number]
@@ -363,7 +370,18 @@ class Game(BaseGame):
             explain(error),
             file=self.source.name, line=line, column=column, source_line=self.source.line(line),
             state_text=self._describe(state) if state is not None else None,
+            names_text=None if frame is None else self._names_read(frame.f_locals, self.source.line(line) or ""),
         )
+
+    def _names_read(self, names: dict[str, Any], line: str) -> str | None:
+        """The values of the local names (a move, a function's arguments, a loop's variable)
+        that the failing line of the file reads, one a line; the state's fields are shown with
+        the state.  The compiled rules name a name `x` of the file `v_x`."""
+        fields = {field.name for field in self.checked.fields}
+        read = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", line)) - fields
+        shown = [f"{name[2:]} = {_shortened(to_text(value))}" for name, value in names.items()
+                 if name.startswith("v_") and name[2:] in read]
+        return "\n".join(shown) or None
 
     def _describe(self, state: State) -> str:
         if self._display is not None:

@@ -136,6 +136,8 @@ def test_a_rule_that_fails_while_running_is_reported_with_the_state(tmp_path: Pa
         f"{path}:8:5: error: division by zero",
         "        n += 1 / (m - 2)",
         "        ^",
+        "where:",  # the move the rule was given: the local names the line reads
+        "    m = 2",
         "in the state:",
         "    n = 0",
     ]
@@ -143,10 +145,12 @@ def test_a_rule_that_fails_while_running_is_reported_with_the_state(tmp_path: Pa
     no_traceback(run)
     run = gdl("solve", str(path))
     assert run.returncode == 1
-    assert run.stderr.splitlines()[:4] == [
+    assert run.stderr.splitlines()[:6] == [
         f"{path}:8:5: error: division by zero",
         "        n += 1 / (m - 2)",
         "        ^",
+        "where:",
+        "    m = 2",
         "in the state:",
     ]
     no_traceback(run)

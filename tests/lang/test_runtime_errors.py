@@ -237,6 +237,28 @@ def test_the_message_shows_where_and_in_which_state() -> None:
     )
 
 
+def test_the_message_shows_the_local_names_the_failing_line_reads() -> None:
+    """The move a result was given, a function's argument and a loop's variable, each with the
+    value it had when the line failed; the state's fields (shown with the state) and names the
+    line does not read are left out, and a long value is cut."""
+    error = run_error(build(body="    let k = m + 1\n    n = [10, 20][m + n + 5]"), play(0))
+    assert (error.message, error.names_text) == ("an index is out of range", "m = 0")
+    assert error.format().startswith("<string>:10:5: error: an index is out of range\n"
+                                     "        n = [10, 20][m + n + 5]\n        ^\nwhere:\n    m = 0\nin the state:\n")
+    error = run_error(build(body="    n = half(m)", extra="def half(x) = 1 / (x - 1)\n"), play(1))
+    assert (error.message, error.line, error.names_text) == ("division by zero", 12, "x = 1")
+    error = run_error(build(moves="[10 // (i - 2 + n) for i in range(3)]"), lambda g: g.actions(start(g)))
+    assert (error.message, error.names_text) == ("division by zero", "i = 2")
+    error = run_error(build(body="    let t = range(1000)\n    n = [1][m + 5]"), play(0))
+    assert error.names_text == "m = 0"  # `t` is local too, but not on the failing line
+    error = run_error(build(body="    let t = range(1000)\n    n = t[m + 2000]"), play(0))
+    assert error.names_text is not None
+    moved, long = error.names_text.split("\n")
+    assert moved == "m = 0" and long.startswith("t = (0, 1, 2, ") and long.endswith("...") and len(long) == 4 + 200
+    error = run_error(build(terminal="[1][n + 1] == 1"), lambda g: g.is_terminal(start(g)))
+    assert error.names_text is None  # `n` is a field: shown with the state
+
+
 def test_the_state_is_shown_with_the_game_display() -> None:
     game = build(body="    n = 1 / m", extra='display = "n is " + str(n)\n')
     error = run_error(game, play(0))
