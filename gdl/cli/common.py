@@ -263,7 +263,6 @@ def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item
     return named
 
 
-
 def check_start_names(game: Any) -> None:
     """``by_move_name``'s error for the start's moves (or its dice's outcomes), raised before a
     search whose JSON lists them by name rather than after it: a strong solve would have
@@ -276,6 +275,7 @@ def check_start_names(game: Any) -> None:
     else:
         moves = game.actions(start)
     by_move_name(game, ((move, None) for move in moves))
+
 
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 

@@ -378,11 +378,13 @@ def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: Int
         # A key given two tiers, here or before: then every move's child is looked up.
         if array("q", map(tiers.__getitem__, map(invert, moves))) != child_tiers:
             raise SearchError(ONE_POSITION_TWO_TIERS)
-    outside.tiers_met.update(fresh_tiers)
     target += moves
     if one_tier is not None:
+        if fresh:
+            outside.tiers_met.add(one_tier)
         _queue(scratch.tier(one_tier), fresh, fresh_states)
         return
+    outside.tiers_met.update(fresh_tiers)
     for each_tier in set(fresh_tiers):
         chosen = list(map(each_tier.__eq__, fresh_tiers))
         _queue(scratch.tier(each_tier), compress(fresh, chosen), compress(fresh_states, chosen))
