@@ -128,6 +128,46 @@ def test_a_repeated_position_ends_the_game_by_the_repetition_rule(tmp_path) -> N
         in perfect.stdout
 
 
+STALL = """game "Stall"
+players Ann, Bob
+symbols roll, stop
+state:
+    rolling = false
+    over = false
+to_move = chance if rolling else Ann
+moves = [] if rolling else [roll, stop]
+outcomes = [(1, 1 / 2), (2, 1 / 2)]
+result(m):
+    if rolling:
+        rolling = false
+    elif m == roll:
+        rolling = true
+    else:
+        over = true
+terminal = over
+utility = -1 / 2
+repetition = 1
+"""
+
+
+def test_a_position_that_comes_back_through_the_dice_for_ever_stops_play(tmp_path) -> None:
+    """Ann may stop (-1/2) or roll, and either face brings the same position back: rolling
+    for ever is worth the `repetition` score, 1, so perfect play rolls, and play went on for
+    ever.  It stops once the position has come back 100 times, scored by that rule."""
+    path = tmp_path / "stall.gdl"
+    path.write_text(STALL)
+    db = tmp_path / "stall.sqlite"
+    solved = subprocess.run([sys.executable, "-m", "gdl", "solve", str(path), "--strong", "--out", str(db)],
+                            capture_output=True, text=True, timeout=120)
+    assert solved.returncode == 0 and "Stall: expected value 1 for Ann" in solved.stdout, solved.stderr
+    done = play(str(path), "--as", "none", "--tablebase", str(db), typed="")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Ann plays roll") == 100 and "plays stop" not in done.stdout
+    assert done.stdout.endswith("The position has come back 100 times through the dice: with these moves the game "
+                                "may never end, so play stops here, scored by its `repetition` rule.\n"
+                                "Game over: Ann wins (Ann scores 1).\n")
+
+
 def test_a_position_met_again_through_the_dice_does_not_end_the_game() -> None:
     """Pig to 3: a player who rolls a 1 passes the turn with the scores unchanged, so positions
     come back through the dice; the game still plays to a winner."""

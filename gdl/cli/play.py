@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections import Counter
 from typing import Any, Callable, TextIO
 
 from gdl.cli.common import (
@@ -52,6 +53,12 @@ class _OutOfTime(Exception):
     """An exact search that did not finish in the time it was given."""
 
 
+# Times one position may come back through the dice before play stops: a game can go round for
+# ever that way (rolling again while every face comes back), and the dice bring a position back
+# that often by luck with a vanishing chance.
+_RETURNS_KEPT = 100
+
+
 class Match:
     """One game in progress: the states so far and who is human."""
 
@@ -65,6 +72,7 @@ class Match:
         self.echo = False  # whether to repeat typed lines (input from a file or pipe)
         self.numbered = True  # whether the legal moves are listed with numbers to type
         self.tablebase: Tablebase | None = None  # perfect play from a solved game, when given
+        self.met: Counter[Any] = Counter()  # how often each position came on this line of play
         self.algorithm, self.reason = choose_searcher(game, args, limited=True)
 
     @property
@@ -115,25 +123,42 @@ class Match:
         self.say()
         self.say(self.game.display(self.state))
 
+    def position(self, state: Any) -> Any:
+        """The position of ``state`` (the game's `position`, else the state itself)."""
+        position = position_of(self.game)
+        return state if position is None else position(state)
+
     def repeated(self) -> bool:
         """Whether the position came before on this line of play with no dice rolled since:
         the game ends there, scored by its `repetition` rule, as the searchers score it (a
         position met again through the dice is luck, not a cycle of the players' choosing)."""
         game = self.game
-        position = position_of(game)
-        here = self.state if position is None else position(self.state)
+        here = self.position(self.state)
         for earlier in reversed(self.history[:-1]):
             if getattr(game, "has_chance", False) and game.is_chance(earlier):
                 return False
-            if (earlier if position is None else position(earlier)) == here:
+            if self.position(earlier) == here:
                 return True
         return False
 
-    def finish(self, repeated: bool = False) -> None:
-        """Announce the result of a terminal state, or of a position ``repeated``."""
+    def endless(self) -> bool:
+        """Whether the position has come back ``_RETURNS_KEPT`` times, each through the dice:
+        play stops and says so (perfect play may be to roll for ever, as the strong solver
+        scores it, by the `repetition` rule)."""
+        here = self.position(self.state)
+        self.met[here] += 1
+        if self.met[here] <= _RETURNS_KEPT:
+            return False
+        self.say(f"The position has come back {_RETURNS_KEPT} times through the dice: with these moves the game "
+                 "may never end, so play stops here, scored by its `repetition` rule.")
+        return True
+
+    def finish(self, repeated: bool = False, said: bool = False) -> None:
+        """Announce the result of a terminal state, or of a position ``repeated`` (the reason
+        ``said`` already, or to say)."""
         players = self.game.players
         score = self.game.repetition_utility if repeated else self.game.utility
-        if repeated:
+        if repeated and not said:
             self.say("The position repeats: the game ends by its `repetition` rule.")
         if not is_two_player_zero_sum(self.game):
             payoffs = {p: score(self.state, p) for p in players}
@@ -268,6 +293,7 @@ class Match:
             earlier = self.history[back]
             if not self.game.is_terminal(earlier) and self.is_human_turn(earlier):
                 del self.history[back:]
+                self.met = Counter(map(self.position, self.history))  # the loop counts ``earlier`` again
                 self.history.append(earlier)
                 self.say("undone.")
                 return True
@@ -295,6 +321,9 @@ class Match:
                 return 0
             if self.repeated():
                 self.finish(repeated=True)
+                return 0
+            if self.endless():
+                self.finish(repeated=True, said=True)
                 return 0
             if getattr(game, "has_chance", False) and game.is_chance(self.state):
                 self.roll()
