@@ -320,7 +320,7 @@ class TablebaseReader:
             if being_written(self.path):
                 raise IncompleteTablebase("a solve is writing this tablebase now: read it once the solve has ended")
             raise IncompleteTablebase(
-                "this tablebase is incomplete: its build was stopped before the end; "
+                "this tablebase is incomplete: its build stopped or failed before the end; "
                 "solve the game again to rebuild it"
             )
         return meta

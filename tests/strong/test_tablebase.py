@@ -552,7 +552,8 @@ def test_a_file_that_cannot_be_read_is_not_called_another_file(tmp_path: Path, m
 
 def test_a_tablebase_being_written_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`gdl query` on a tablebase a solve is writing now (it holds the lock) says so, rather
-    than that its build was stopped; once the lock is let go, an incomplete one is stopped."""
+    than that its build stopped; once the lock is let go, an incomplete one stopped or failed (a
+    rule that fails midway leaves one too)."""
     from searchers.strong.tablebase import held_for_writing
 
     out = tmp_path / "t.sqlite"
@@ -563,7 +564,7 @@ def test_a_tablebase_being_written_says_so(capsys: pytest.CaptureFixture[str], t
         status, _, err = run(capsys, "query", str(out))
     assert status == 1 and "a solve is writing this tablebase now: read it once the solve has ended" in err
     status, _, err = run(capsys, "query", str(out))
-    assert status == 1 and "this tablebase is incomplete: its build was stopped before the end" in err
+    assert status == 1 and "this tablebase is incomplete: its build stopped or failed before the end" in err
 
 
 def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
