@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         say(json.dumps({
             "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
+            "residual": base.meta.get("residual"),  # every value of the tablebase is within it
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
@@ -116,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     after = "the start" if not played else "after " + ", ".join(played)
     say(f"{game.title}, {after}:")
     say(game.display(state))
-    exact = "" if base.meta.get("exact") else " (value iteration: not exact)"
+    residual = base.meta.get("residual")
+    exact = "" if base.meta.get("exact") else " (value iteration: not exact" + (
+        f", every value within {residual:.2g})" if isinstance(residual, (int, float)) else ")")
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
     say(f"value {number_text(found['value'])} for {game.players[0]}{exact}" + _remoteness_text(found["remoteness"])

@@ -194,6 +194,29 @@ def test_query_gives_an_exact_value_as_a_fraction_too(capsys: pytest.CaptureFixt
     assert queried["value"] == float(Fraction(queried["value_fraction"]))
 
 
+def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """Pig to 5 with policy iteration held back (its 176 positions past the exact limit) is
+    solved by value iteration: `gdl query` says the value is not exact and within what, the
+    solve's bound (`residual`, in JSON too); the value is within it of the exact 161/271."""
+    from searchers.strong import stochastic
+
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 100)
+    out = tmp_path / "pig.sqlite"
+    status, printed, _ = run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong",
+                             "--out", str(out), "--json")
+    solved = json.loads(printed)
+    assert status == 0 and not solved["exact"] and 0 < solved["residual"] < 1e-9
+    status, printed, _ = run(capsys, "query", str(out), "--json")
+    queried = json.loads(printed)
+    assert (queried["exact"], queried["residual"]) == (False, solved["residual"])
+    assert abs(queried["value"] - 161 / 271) <= queried["residual"]
+    status, printed, _ = run(capsys, "query", str(out))
+    assert f"value 0.5941 for First (value iteration: not exact, every value within {solved['residual']:.2g})\n" \
+        in printed
+
+
 def test_a_tablebase_of_the_first_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
                                                     tmp_path: Path) -> None:
     """Format 1 wrote boards cell by cell, so its keys are not the keys this gdl looks up: such
