@@ -261,7 +261,9 @@ def _text(value: Any, budget: TextBudget | None) -> str:
         return "{" + ", ".join(f"{_text(k, budget)}: {_text(v, budget)}" for k, v in value.items()) + "}"
     if isinstance(value, int):
         return _spend(budget, _digits(value))
-    if isinstance(value, Fraction):
+    if isinstance(value, Fraction):  # a whole number computed as a fraction (1/2 * 2) prints as one
+        if value.denominator == 1:
+            return _spend(budget, _digits(value.numerator))
         return _spend(budget, f"{_digits(value.numerator)}/{_digits(value.denominator)}")
     return _spend(budget, str(value))
 

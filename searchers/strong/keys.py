@@ -6,6 +6,8 @@ versions).  ``stable_key`` writes a value as a tag byte and its contents:
 
 - ``None``, ``True`` and ``False`` as one tag byte each;
 - an integer as its decimal digits, a fraction as ``numerator/denominator``, a float by ``repr``;
+  a fraction equal to a whole number (``1/2 * 2``, which Python keeps as ``Fraction(1, 1)``)
+  as that integer, since it is equal to it, in a state as in a dict's key;
 - a string (a symbol too) as its UTF-8 bytes;
 - a tuple (a state, a board) or a list as its items in order, except that a tuple or a list
   of integers and strings alone, at most 36 different ones (a board), is written by palette:
@@ -88,6 +90,8 @@ def _encode(value):
         items = sorted(_encode(item) for item in value)
         return b"e" + _length(len(items)) + b"".join(items)
     if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return _encode(int(value.numerator))
         digits = f"{value.numerator}/{value.denominator}".encode()
         return b"q" + _length(len(digits)) + digits
     if isinstance(value, float):
@@ -111,6 +115,9 @@ def _sequence(tag, values):
     items' places in it as one number."""
     size = len(values)
     kinds = set(map(type, values))
+    if Fraction in kinds:  # a whole number among them keys as the integer, in a palette too
+        values = [int(v.numerator) if type(v) is Fraction and v.denominator == 1 else v for v in values]
+        kinds = set(map(type, values))
     if size and (kinds <= _leaf_types or (kinds.isdisjoint(_other_types) and _all_leaves(kinds))):
         distinct = frozenset(values)
         palette = _palettes.get(distinct, False)

@@ -305,6 +305,8 @@ BUILTIN_CASES = [
     ("next(B)", A),
     ("str(12)", "12"),
     ("str(-1.5)", "-3/2"),
+    ("str(1 / 2 * 2)", "1"),  # a whole number, though a fraction to Python: printed as one
+    ("str((0.5 + 1.5, 1.0))", "(2, 1)"),
     ("str(A)", "A"),
     ('str("a")', "a"),
     ("str(true)", "true"),

@@ -81,7 +81,10 @@ def decode(key: bytes) -> Any:
 
 
 def typed(value: Any) -> Any:
-    """The value with every item's kind beside it: 1, True and 1.0 differ, as do (1,) and [1]."""
+    """The value with every item's kind beside it: 1, True and 1.0 differ, as do (1,) and [1];
+    a fraction equal to a whole number is that integer (one number, however computed)."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return ("int", int(value))
     if isinstance(value, (tuple, list)):
         return (type(value) is list, tuple(typed(item) for item in value))
     if isinstance(value, dict):
@@ -132,3 +135,16 @@ def test_mixed_kinds_that_compare_equal_are_kept_apart() -> None:
     keys = {stable_key(v) for v in ((1, True), (1, 1), (1, 1.0), (True, True), [1, True], [1, 1])}
     assert len(keys) == 6
     assert typed(decode(stable_key((1, True, 2)))) == typed((1, True, 2))
+
+
+def test_a_whole_number_computed_as_a_fraction_keys_as_the_integer() -> None:
+    """``1/2 * 2`` is ``Fraction(1, 1)`` to Python, equal to 1 and hashed alike: a position
+    holding it is the position holding 1, alone, in a board (written by palette) and in a
+    dict alike; a fraction that is not whole keeps its own key."""
+    assert stable_key(Fraction(2, 1)) == stable_key(2) == b"i\x02"
+    assert stable_key(Fraction(-7, 1)) == stable_key(-7) and stable_key(Fraction(10**30)) == stable_key(10**30)
+    assert stable_key((Fraction(1, 1), 1, "B")) == stable_key((1, 1, "B"))
+    assert stable_key((Fraction(1, 1), 1, "B")).startswith(b"u\x03")  # the palette of the integers' tuple
+    assert stable_key([Fraction(3, 1), (Fraction(0), "X")]) == stable_key([3, (0, "X")])
+    assert stable_key({"s": Fraction(4, 2)}) == stable_key({"s": 2})
+    assert stable_key(Fraction(3, 2)) == b"q\x033/2"  # not whole: a fraction still

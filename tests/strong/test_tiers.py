@@ -116,6 +116,40 @@ def test_a_worker_slow_to_start_still_has_its_part_file_read(tmp_path: Path, mon
     assert table(tmp_path / "two.sqlite") == table(tmp_path / "one.sqlite")
 
 
+WHOLE = """game "Whole"
+players A, B
+symbols half, one
+state:
+    score = 0
+    steps = 0
+    mover = A
+to_move = mover
+moves = [half, one]
+result(m):
+    score += 1 / 2 * 2 if m == half else 1
+    steps += 1
+    mover = other(mover)
+terminal = steps == 6
+utility = 1 if score % 2 == 0 else -1
+tier = steps
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_whole_number_reached_as_a_fraction_and_as_an_integer_is_one_position(workers: int,
+                                                                               tmp_path: Path) -> None:
+    """Either move adds 1 to the score, one as ``1/2 * 2`` (a fraction to Python, equal to 1):
+    the score reached both ways is one position, so there are 7 (steps 0 to 6, found here by a
+    walk that merges equal states), First wins (6 is even) in every one; the solve stopped on
+    a key it had not made before, and by the workers' it split positions in two."""
+    path = tmp_path / "whole.gdl"
+    path.write_text(WHOLE)
+    game = gdl.load(path)
+    assert len(reachable(game)) == 7
+    result = solve_strong(game, out=tmp_path / "whole.sqlite", workers=workers, factory=partial(gdl.load, path))
+    assert (result.positions, result.value, result.outcome_counts) == (7, 1, {"1": 7})
+
+
 def test_workers_part_files_are_read_under_a_name_with_uri_characters(whole_graph: Path, tmp_path: Path) -> None:
     """A tablebase named with `#`, `?` and `%` (which a URI would read otherwise) gets the same
     rows from two workers, and opens for reading."""
