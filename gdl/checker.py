@@ -6,6 +6,7 @@ and returns a `CheckedGame`, the resolved model the interpreter compiles. It nev
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Iterator, Mapping
 
@@ -210,9 +211,15 @@ class _Checker(Resolver):
                 file=self.source.name,
             )
         if not override_fits(value.kind, kind):
+            # An integer default makes an integer parameter (the rules may count with it): say
+            # how to let it take fractions too.
+            fraction = kind.name == "int" and value.kind.name == "number"
+            written = self.source_text(default)
+            decimal = f" (`param {name} = {written}.0`)" if re.fullmatch(r"-?\d+", written) else ""
             raise GdlParamError(
-                f"parameter `{name}` is {describe(kind)} (default {self.source_text(default)}), "
-                f"but {describe(value.kind)} was given",
+                f"parameter `{name}` is {describe(kind)} (default {written}), "
+                f"but {'a fraction' if fraction else describe(value.kind)} was given"
+                + (f"; write its default as a decimal{decimal} for it to take fractions" if fraction else ""),
                 file=self.source.name,
             )
         return value
