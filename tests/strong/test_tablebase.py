@@ -381,10 +381,11 @@ utility = 1 if mover == Second else -1
 def move_name(m) = "take " + str(m[1])
 """)
     out = tmp_path / "take.sqlite"
-    status, printed, _ = run(capsys, "solve", str(game), "--strong", "--out", str(out))
+    status, printed, err = run(capsys, "solve", str(game), "--strong", "--out", str(out))
     assert status == 0 and "Take: Second wins (value -1)" in printed
     shared = ("two moves of one position print as `take 1`: the game's `move_name` must tell them apart "
               "(`gdl check --deep` finds such positions)")
+    assert err == f"gdl solve: note: {shared}; `gdl query` and `gdl play` will refuse such a position\n"
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
     assert (status, printed) == (1, "") and shared in err
     # The start's own moves clash: JSON could not name them, so nothing is solved or written.
