@@ -122,17 +122,17 @@ def run(args: argparse.Namespace) -> int:
         f", every value within {residual:.2g})" if isinstance(residual, (int, float)) else ")")
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
+    if found["terminal"]:
+        say(f"value {number_text(found['value'])} for {game.players[0]}: the game is over")
+        return 0
     say(f"value {number_text(found['value'])} for {game.players[0]}{exact}" + _remoteness_text(found["remoteness"])
         + (", the `repetition` score: the game never ends with perfect play" if endless else ""))
-    if found["terminal"]:
-        say("the game is over")
-        return 0
     if found["best_move"] is not None:
         say(f"best move for {found['to_move']}: {found['best_move']}")
     width = max(len(m) for m in found["move_values"])
     chances = found["move_probabilities"]
-    if chances is None:
-        say(f"every move (value for {game.players[0]}, remoteness):")
+    if chances is None:  # a game of dice has no remoteness
+        say(f"every move (value for {game.players[0]}{'' if base.has_chance else ', remoteness'}):")
     else:
         say(f"every outcome of the dice (its probability, the value for {game.players[0]}):")
     for name, value in found["move_values"].items():

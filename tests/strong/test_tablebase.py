@@ -591,6 +591,18 @@ def test_a_tablebase_being_written_says_so(capsys: pytest.CaptureFixture[str], t
     assert status == 1 and "this tablebase is incomplete: its build stopped or failed before the end" in err
 
 
+def test_query_of_a_finished_game_and_of_a_game_of_dice_says_only_what_holds(
+        capsys: pytest.CaptureFixture[str], tictactoe_db: Path, tmp_path: Path) -> None:
+    """X has three in the top row: the game is over, with no plies to count; in Pig, whose
+    values the dice make expected ones, no move has a remoteness to head a column with."""
+    status, printed, _ = run(capsys, "query", str(tictactoe_db), "0,0", "1,0", "0,1", "1,1", "0,2")
+    assert status == 0 and printed.endswith("X X X\nO O .\n. . .\nvalue 10 for X: the game is over\n")
+    out = tmp_path / "pig.sqlite"
+    assert run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong", "--out", str(out))[0] == 0
+    status, printed, _ = run(capsys, "query", str(out), "roll", "2")
+    assert status == 0 and "every move (value for First):\n  roll  " in printed and "remoteness" not in printed
+
+
 def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """After `roll` in Pig to 5 the die is in the air: `gdl query` gives each face its chance,
     1/6, and the position's value is the faces' values weighed by them (solved exactly)."""
