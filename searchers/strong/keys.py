@@ -115,9 +115,6 @@ def _sequence(tag, values):
     items' places in it as one number."""
     size = len(values)
     kinds = set(map(type, values))
-    if Fraction in kinds:  # a whole number among them keys as the integer, in a palette too
-        values = [int(v.numerator) if type(v) is Fraction and v.denominator == 1 else v for v in values]
-        kinds = set(map(type, values))
     if size and (kinds <= _leaf_types or (kinds.isdisjoint(_other_types) and _all_leaves(kinds))):
         distinct = frozenset(values)
         palette = _palettes.get(distinct, False)
@@ -130,6 +127,10 @@ def _sequence(tag, values):
                 return head
             number = int("".join(map(digits.__getitem__, values)), base)
             return head + number.to_bytes(_packed_size(base, size), "big")
+    if Fraction in kinds:  # whole numbers among them key as the integers they equal, in a palette too
+        whole = [int(v.numerator) if type(v) is Fraction and v.denominator == 1 else v for v in values]
+        if Fraction not in set(map(type, whole)):
+            return _sequence(tag, whole)
     head = tag + (_SHORT[size] if size < 0x80 else _length(size))
     return head + b"".join(map(_encode, values))
 
