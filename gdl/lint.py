@@ -32,6 +32,7 @@ class Findings:
     outcomes: int = 0  # chance outcomes drawn (the dice's moves)
     terminals: int = 0
     unfinished: int = 0  # random games stopped at the move limit
+    failed: int = 0  # random games cut short by a problem (a rule that failed, a move that lowers the tier)
 
     def add(self, message: str, kind: str | None = None) -> None:
         """Record a problem; the same problem met again in other states is counted, not repeated.
@@ -279,8 +280,10 @@ def deep_check(
             _play_one(game, dice, max_moves, findings, samples, heuristic, positions)
         except GdlError as error:
             findings.add(describe(error))
+            findings.failed += 1
         except _LowerTier as lower:  # one problem, whichever tiers the move joined
             findings.add(describe(lower.error), kind="a move lowers the tier")
+            findings.failed += 1
     if not findings.unfinished:  # else a random game has shown it already
         try:
             _check_every_line_ends(game, dice, max_moves, findings)
