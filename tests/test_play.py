@@ -174,3 +174,4 @@ def test_a_position_met_again_through_the_dice_does_not_end_the_game() -> None:
     done = play("games/pig.gdl", "-p", "goal=3", "--as", "none", "--seed", "3", "--depth", "4", typed="")
     assert done.returncode == 0, done.stderr
     assert "repetition" not in done.stdout and "Game over: " in done.stdout and " wins" in done.stdout
+    assert "First plays roll  (expected value " in done.stdout  # with dice, as a tablebase says it too

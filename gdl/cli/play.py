@@ -116,7 +116,8 @@ class Match:
             return f"payoffs {value_text(result.value)}"
         if not is_two_player_zero_sum(self.game):  # paranoid: the mover's own payoff
             return f"{number_text(result.value)} for {result.to_move}, whatever the others do"
-        return f"value {number_text(result.value)} for {self.game.players[0]}"
+        expected = "expected " if getattr(self.game, "has_chance", False) else ""  # as the tablebase says it
+        return f"{expected}value {number_text(result.value)} for {self.game.players[0]}"
 
     def show_state(self) -> None:
         """Draw the board and say whose turn it is."""
