@@ -37,9 +37,10 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-FORMAT = 2
+FORMAT = 3
 """The layout of the tables and of the keys, stored as ``format`` in ``meta`` (2: boards
-written by palette, see ``keys``)."""
+written by palette; 3: a whole number reached as a fraction written as the integer it equals,
+in the keys and in the parameters' text; see ``keys``)."""
 
 Row = tuple[bytes, Any, int | None, int | None]
 

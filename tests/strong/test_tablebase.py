@@ -217,20 +217,23 @@ def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytes
         in printed
 
 
-def test_a_tablebase_of_the_first_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
-                                                    tmp_path: Path) -> None:
-    """Format 1 wrote boards cell by cell, so its keys are not the keys this gdl looks up: such
-    a file is refused, with what to do, instead of answering "not in the tablebase"."""
+@pytest.mark.parametrize("old_format", [1, 2])
+def test_a_tablebase_of_an_earlier_format_is_refused(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
+                                                     tmp_path: Path, old_format: int) -> None:
+    """Format 1 wrote boards cell by cell, format 2 a whole number reached as a fraction as a
+    fraction (`1/1`), so their keys are not all the keys this gdl looks up: such a file is
+    refused, with what to do, instead of answering "not in the tablebase"."""
     import shutil
 
     path = tmp_path / "old.sqlite"
     shutil.copy(tictactoe_db, path)
     with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE meta SET value = '1' WHERE name = 'format'")
+        connection.execute("UPDATE meta SET value = ? WHERE name = 'format'", (str(old_format),))
     status, _, err = run(capsys, "query", str(path))
     assert status == 1
-    assert "a tablebase of format 1, which this gdl cannot read (it reads format 2); solve the game again" in err
-    with pytest.raises(gdl.GdlTablebaseError, match="format 1"):
+    assert (f"a tablebase of format {old_format}, which this gdl cannot read (it reads format 3); "
+            "solve the game again") in err
+    with pytest.raises(gdl.GdlTablebaseError, match=f"format {old_format}"):
         gdl.Tablebase(path)
 
 
