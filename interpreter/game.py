@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from types import CodeType
+from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from gdl import _hot, model
@@ -17,7 +17,7 @@ from gdl.kinds import CELL
 from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
 from gdl.payoffs import outcome_range
-from gdl.values import CHANCE, Grid, Map, RuleError, state_class, symbol, to_text
+from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, state_class, symbol, to_text
 from interpreter import runtime
 from interpreter.passes import Passes
 from interpreter.program import Program
@@ -123,9 +123,23 @@ class BaseGame:
         raise NotImplementedError
 
 
-def _shortened(text: str, limit: int = 200) -> str:
-    """A value's text cut to ``limit`` characters, for a message."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BOUND = re.compile(r"\bfor\s+([A-Za-z_0-9,\s()]+?)\s+in\b")  # a comprehension's (or a loop's) names
+_SHOWN = 200  # characters of a value shown in a message at most
+
+
+def _value_shown(value: Any) -> str:
+    """A value as a message shows a local name's: as the game prints it, a string in quotes
+    (a symbol without), cut to ``_SHOWN`` characters (a long one never printed whole)."""
+    try:
+        text = to_text(value, TextBudget(50 * _SHOWN, "a value shown"))
+    except RuleError:
+        return f"(a value of {len(value):,} items, too long to show)" if hasattr(value, "__len__") \
+            else "(a value too long to show)"
+    if isinstance(value, str) and not isinstance(value, Symbol):
+        text = '"' + text + '"'
+    return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
 
 
 def _normal(text: str) -> str:
@@ -370,16 +384,22 @@ class Game(BaseGame):
             explain(error),
             file=self.source.name, line=line, column=column, source_line=self.source.line(line),
             state_text=self._describe(state) if state is not None else None,
-            names_text=None if frame is None else self._names_read(frame.f_locals, self.source.line(line) or ""),
+            names_text=None if frame is None else self._names_read(frame, self.source.line(line) or ""),
         )
 
-    def _names_read(self, names: dict[str, Any], line: str) -> str | None:
+    def _names_read(self, frame: FrameType, line: str) -> str | None:
         """The values of the local names (a move, a function's arguments, a loop's variable)
         that the failing line of the file reads, one a line; the state's fields are shown with
-        the state.  The compiled rules name a name `x` of the file `v_x`."""
-        fields = {field.name for field in self.checked.fields}
-        read = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", line)) - fields
-        shown = [f"{name[2:]} = {_shortened(to_text(value))}" for name, value in names.items()
+        the state.  The compiled rules name a name `x` of the file `v_x`.  Words in strings are
+        not names; nor, unless the rule failed inside the comprehension itself (its own frame,
+        before Python 3.12), are the names a comprehension on the line binds: a local of the same
+        name outside it would be shown for them."""
+        code = _STRING.sub('""', line)
+        read = set(_WORD.findall(code)) - {field.name for field in self.checked.fields}
+        if not frame.f_code.co_name.startswith("<"):
+            for bound in _BOUND.findall(code):
+                read -= set(_WORD.findall(bound))
+        shown = [f"{name[2:]} = {_value_shown(value)}" for name, value in frame.f_locals.items()
                  if name.startswith("v_") and name[2:] in read]
         return "\n".join(shown) or None
 
