@@ -20,7 +20,7 @@ from gdl.cli.common import (
     json_number, json_value, load_game, memory_size, move_text, number_text, parse_params, run_searcher, say,
     show_status, terminate_as_interrupt, value_text,
 )
-from gdl.errors import GdlError
+from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
 from searchers import SearchError
 from searchers.protocol import game_name, has_chance
@@ -352,7 +352,9 @@ def run_strong(args: argparse.Namespace) -> int:
     elif args.out is not None:
         try:
             check_start_names(game)
-        except GdlError as error:  # the tablebase still holds every answer, for Python to read
+        except GdlRuntimeError:  # a rule of the start that fails: the game's error, as the solve would raise it
+            raise
+        except GdlError as error:  # names that clash: the tablebase still holds every answer, for Python to read
             say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
                 to=sys.stderr)
     say_unused_options(args, game)

@@ -389,6 +389,13 @@ def move_name(m) = "take " + str(m[1])
     shared = ("two moves of one position print as `take 1`: the game's `move_name` must tell them apart "
               "(`gdl check --deep` finds such positions)")
     assert err == f"gdl solve: note: {shared}; `gdl query` and `gdl play` will refuse such a position\n"
+    # A rule of the start that fails is the game's error, never such a note.
+    failing = tmp_path / "failing.gdl"
+    failing.write_text(game.read_text().replace("mover = First\n", "mover = First\n    zero = 0\n", 1)
+                       .replace("moves = [", "moves = [(1 // zero, 1)] + ["))
+    status, printed, err = run(capsys, "solve", str(failing), "--strong", "--out", str(tmp_path / "failing.sqlite"))
+    assert (status, printed) == (1, "") and err.startswith(f"{failing}:8:9: error: division by zero\n")
+    assert "note" not in err
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
     assert (status, printed) == (1, "") and shared in err
     # The start's own moves clash: JSON could not name them, so nothing is solved or written.
