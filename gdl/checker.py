@@ -215,11 +215,11 @@ class _Checker(Resolver):
             # how to let it take fractions too.
             fraction = kind.name == "int" and value.kind.name == "number"
             written = self.source_text(default)
-            decimal = f" (`param {name} = {written}.0`)" if re.fullmatch(r"-?\d+", written) else ""
+            decimal = f"`param {name} = {written}.0`" if re.fullmatch(r"-?\d+", written) else f"`{written} + 0.0`"
             raise GdlParamError(
                 f"parameter `{name}` is {describe(kind)} (default {written}), "
-                f"but {'a fraction' if fraction else describe(value.kind)} was given"
-                + (f"; write its default as a decimal{decimal} for it to take fractions" if fraction else ""),
+                f"but {'a decimal or a fraction' if fraction else describe(value.kind)} was given"
+                + (f"; write its default as a decimal ({decimal}) for it to take fractions" if fraction else ""),
                 file=self.source.name,
             )
         return value

@@ -280,7 +280,7 @@ def test_an_endless_line_is_not_said_to_be_one_random_games_all_ended_when_they_
     err = capsys.readouterr().err
     assert "goes from tier 0 down to tier -1" in err
     assert "a line of play goes 50 moves without ending or repeating a position: a search would follow it" in err
-    assert "all ended" not in err and "in 50 random games (23 met a problem), 27 moves, 27 ended" in err  # 23 stopped at the tier
+    assert "all ended" not in err and "in 50 random games (23 cut short by a problem), 27 moves, 27 ended" in err  # 23 stopped at the tier
 
 
 THREE = """\

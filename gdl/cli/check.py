@@ -62,5 +62,5 @@ def _summary(findings: Findings) -> str:
     played = f"{findings.moves} moves"
     if findings.outcomes:
         played += f" and {findings.outcomes} chance outcomes"
-    failed = f" ({findings.failed} met a problem)" if findings.failed else ""
+    failed = f" ({findings.failed} cut short by a problem)" if findings.failed else ""
     return f"{findings.games} random games{failed}, {played}, {findings.terminals} ended"

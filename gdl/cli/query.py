@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     say(game.display(state))
     residual = base.meta.get("residual")
     exact = "" if base.meta.get("exact") else " (value iteration: not exact" + (
-        f", every value within {residual:.2g})" if isinstance(residual, (int, float)) else ")")
+        f", every value within {residual:.2g})" if isinstance(residual, (int, float)) and residual > 0 else ")")
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
     if found["terminal"]:

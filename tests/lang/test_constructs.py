@@ -496,9 +496,12 @@ def test_game_params_show_the_values_in_use() -> None:
     ("override", "message"),
     [
         ({"rows": "5"}, "parameter `rows` is an integer (default 3), but a string was given"),
-        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a fraction was given; write its default "
-                        "as a decimal (`param rows = 3.0`) for it to take fractions"),
+        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a decimal or a fraction was given; write "
+                        "its default as a decimal (`param rows = 3.0`) for it to take fractions"),
         ({"rows": True}, "parameter `rows` is an integer (default 3), but a boolean was given"),
+        ({"cols": gdl.parse_value("3.0")}, "parameter `cols` is an integer (default rows + 1), but a decimal or a "
+                                           "fraction was given; write its default as a decimal (`rows + 1 + 0.0`) "
+                                           "for it to take fractions"),
         ({"piles": 3}, "parameter `piles` is a tuple (default (3, 4)), but an integer was given"),
         ({"piles": (1, "a")}, "each item of parameter `piles` must be an integer (default (3, 4)), but one given is a string"),
         ({"fast": 1}, "parameter `fast` is a boolean (default false), but an integer was given"),
