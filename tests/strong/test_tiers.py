@@ -140,8 +140,8 @@ def test_a_whole_number_reached_as_a_fraction_and_as_an_integer_is_one_position(
                                                                                tmp_path: Path) -> None:
     """Either move adds 1 to the score, one as ``1/2 * 2`` (a fraction to Python, equal to 1):
     the score reached both ways is one position, so there are 7 (steps 0 to 6, found here by a
-    walk that merges equal states), First wins (6 is even) in every one; the solve stopped on
-    a key it had not made before, and by the workers' it split positions in two."""
+    walk that merges equal states), and A wins (6 is even) in every one.  Keyed apart, one
+    process stopped on a key it had not made, and workers split the position in two."""
     path = tmp_path / "whole.gdl"
     path.write_text(WHOLE)
     game = gdl.load(path)
