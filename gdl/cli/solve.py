@@ -295,18 +295,24 @@ def check_strong_options(args: argparse.Namespace) -> None:
 
 
 class StrongProgressLine:
-    """The live line while a strong solve runs: phase, positions, rate and time."""
+    """The live line while a strong solve runs (on a terminal): phase, positions, rate and
+    time; elsewhere only the phase and positions, kept for a word on where a stop came."""
 
-    def __init__(self) -> None:
+    def __init__(self, draw: bool = True) -> None:
+        self.draw = draw
         self.shown = False
         self.phase = ""
         self.phase_began = 0.0  # when the phase at work began, in the solve's seconds
         self.last = 0.0  # when the line was last drawn
+        self.positions = 0  # found so far
 
     def __call__(self, progress: StrongProgress) -> None:
         if progress.phase != self.phase:  # it began after the last line of the phase before
             self.phase, self.phase_began = progress.phase, self.last
         self.last = progress.seconds
+        self.positions = progress.positions
+        if not self.draw:
+            return
         spent = progress.seconds - self.phase_began
         rate = progress.done / spent if spent > 0 else 0  # ``done`` counts this phase's work alone
         tier = "" if progress.tier is None else f" tier {progress.tier},"
@@ -321,6 +327,15 @@ class StrongProgressLine:
         """Remove the line once the solve is over."""
         if self.shown:
             clear_status()
+
+    def stop_words(self) -> str:
+        """What to say of a solve stopped while it still found positions: a game whose
+        positions have no bound is never done finding them."""
+        if self.phase != "discovering":
+            return ""
+        return (f"; it was still finding positions ({self.positions:,} so far): a game whose positions have no "
+                "bound (a count or a total that grows for ever) is never solved strongly; `gdl check --deep` "
+                "looks for a line of play that never ends")
 
 
 def say_unused_options(args: argparse.Namespace, game: Any) -> None:
@@ -358,7 +373,7 @@ def run_strong(args: argparse.Namespace) -> int:
             say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
                 to=sys.stderr)
     say_unused_options(args, game)
-    progress = StrongProgressLine() if sys.stderr.isatty() else None
+    progress = StrongProgressLine(draw=sys.stderr.isatty())
     try:
         with terminate_as_interrupt():
             result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
@@ -371,14 +386,13 @@ def run_strong(args: argparse.Namespace) -> int:
         left = "" if args.out is None else _left_behind(args.out)
         raise UsageError(f"cannot write the tablebase: {error}{left}") from None
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
-        if progress is not None:
-            progress.clear()
+        progress.clear()
         left = "" if args.out is None else _left_behind(args.out)
         terminated = isinstance(stop, Terminated)
-        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}", to=sys.stderr)
+        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{progress.stop_words()}",
+            to=sys.stderr)
         return TERMINATED if terminated else INTERRUPTED
-    if progress is not None:
-        progress.clear()
+    progress.clear()
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
     return 0
 

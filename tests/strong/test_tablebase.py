@@ -491,6 +491,29 @@ def test_a_stopped_solve_says_what_it_left_at_out(capsys: pytest.CaptureFixture[
     assert gdl.Tablebase(out).meta["positions"] == 5478
 
 
+def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A total that grows for ever: the solve never ends finding positions. Stopped in that
+    phase (its progress reported, on a terminal or not), it says how many it found and what to
+    look for; stopped while solving, it does not."""
+    import gdl.cli.solve as solve_command
+    from searchers.strong import StrongProgress
+
+    def stopped_in(phase: str) -> Any:
+        def solve(*args: object, progress: Any, **options: object) -> None:
+            progress(StrongProgress(phase, 1_835_012, 1_000_000, 4.0))
+            raise KeyboardInterrupt
+        return solve
+
+    monkeypatch.setattr(solve_command, "solve_strong", stopped_in("discovering"))
+    assert run(capsys, "solve", TICTACTOE, "--strong") == (
+        130, "", "gdl solve: interrupted; it was still finding positions (1,835,012 so far): a game whose positions "
+        "have no bound (a count or a total that grows for ever) is never solved strongly; `gdl check --deep` looks "
+        "for a line of play that never ends\n")
+    monkeypatch.setattr(solve_command, "solve_strong", stopped_in("solving"))
+    assert run(capsys, "solve", TICTACTOE, "--strong") == (130, "", "gdl solve: interrupted\n")
+
+
 def test_build_tablebase_writes_what_gdl_reads_back(tmp_path: Path) -> None:
     """gdl.build_tablebase, with two workers: every Nim position of piles (1, 2, 3) read back
     through gdl.Tablebase (as a context manager) agrees with Bouton's rule: the player to move
