@@ -362,14 +362,14 @@ def run_strong(args: argparse.Namespace) -> int:
         check_game(game, args.tolerance)  # a game refused is refused before any word on the options
     except SearchError as error:
         raise UsageError(str(error)) from None
-    if args.json:
-        check_start_names(game)
-    elif args.out is not None:
+    if args.json or args.out is not None:
         try:
             check_start_names(game)
         except GdlRuntimeError:  # a rule of the start that fails: the game's error, as the solve would raise it
             raise
-        except GdlError as error:  # names that clash: the tablebase still holds every answer, for Python to read
+        except GdlError as error:  # names that clash: JSON cannot list the moves; a tablebase still serves Python
+            if args.json:
+                raise
             say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
                 to=sys.stderr)
     say_unused_options(args, game)

@@ -365,8 +365,9 @@ def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: Int
     # A chunk gives a child's state with its first move to it, and None with the others: the
     # children with a state are the chunk's distinct children, in the order first met.
     first = list(map(is_not, children, repeat(None)))
-    new = list(map(not_, map(place.__contains__, compress(child_keys, first))))
-    fresh = list(compress(compress(child_keys, first), new))
+    distinct = list(compress(child_keys, first))
+    new = list(map(not_, map(place.__contains__, distinct)))
+    fresh = list(compress(distinct, new))
     fresh_tiers = array("q", compress(compress(child_tiers, first), new))
     fresh_states = list(compress(compress(children, first), new))
     place.update(zip(fresh, range(len(outside.keys), len(outside.keys) + len(fresh))))
