@@ -278,6 +278,9 @@ class Runner:
     part_files: list[str] = []
     """The files the runner's processes write the rows of the chunks they solve to (none: the
     caller writes them)."""
+    idle_work: Callable[[], bool] | None = None
+    """Work of the caller's to do, a piece a call, while the runner waits for its processes'
+    answers, until it says none is left (worker processes only: this process never waits)."""
 
     def __init__(self, game: Game) -> None:
         """Work with ``game`` itself, in this process."""

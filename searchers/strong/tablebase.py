@@ -44,6 +44,10 @@ in the keys and in the parameters' text; see ``keys``)."""
 
 Row = tuple[bytes, Any, int | None, int | None]
 
+# The page cache of each part file read while the workers write it, in KiB (SQLite's notation:
+# negative): a solve by tiers reads back answers from all of it.
+_PART_CACHE = -65536
+
 
 class TablebaseError(Exception):
     """A file that is not a tablebase this code can read."""
@@ -230,7 +234,8 @@ class TablebaseWriter:
         """The rows already written for ``keys`` (a solve by tiers reads later tiers back),
         here or in the part files attached."""
         found: dict[bytes, tuple[Any, int, int]] = {}
-        for connection in [self.connection, *self.parts.values()]:
+        # The part files first: with workers, they hold the rows of most tiers.
+        for connection in [*self.parts.values(), self.connection]:
             missing = [key for key in keys if key not in found]
             for start in range(0, len(missing), 500):
                 chunk = missing[start:start + 500]
@@ -246,7 +251,8 @@ class TablebaseWriter:
         """Read the rows of a part file (a tablebase another process writes) as if written here,
         until ``absorb`` copies them in.  Each is read through a connection of its own: SQLite
         attaches at most ten files to one, and a solve may have more workers."""
-        self.parts[str(path)] = sqlite3.connect(read_only_uri(path), uri=True)
+        part = self.parts[str(path)] = sqlite3.connect(read_only_uri(path), uri=True)
+        part.execute(f"PRAGMA cache_size = {_PART_CACHE}")  # read the whole solve long: SQLite's 2 MiB is soon outgrown
 
     def absorb(self) -> None:
         """Copy the rows of the part files attached into this tablebase, and let them go."""

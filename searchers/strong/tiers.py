@@ -556,40 +556,72 @@ class _LookAhead:
 def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: TablebaseWriter, totals: _Totals,
                     chance: bool, tolerance: float, report: Reporter, positions: int) -> None:
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
-    after it, written out, and counted in ``totals``.  The rows of a tier solved here are
-    written, the next tier's graph is read back and handed to the runner, and the answers it
-    reaches in the tiers before are found, while the workers solve."""
+    after it, written out, and counted in ``totals``.  Once the runner is at work on a tier,
+    the tier before is written and counted, and the next tier is made ready (``_Upcoming``):
+    between the chunks, and while the worker processes are busy."""
     known: deque[_Known] = deque()  # the tiers solved last, the oldest first
-    rows: list[tuple[Any, ...]] = []
-    upcoming, ahead = _read_ahead(scratch, tiers[-1], runner, known, writer)
+    done: tuple[TierGraph, Solution] | None = None  # the tier solved last, not yet written out nor counted
+    upcoming: _Upcoming | None = _Upcoming(scratch, tiers[-1], runner, known, writer)
+    report.offset = 0
     for place in reversed(range(len(tiers))):
-        tier_graph = upcoming
-        report.tier, report.offset = tier_graph.tier, totals.positions
+        assert upcoming is not None
         runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
         if runner.part_files and not writer.parts:  # made by now: each worker makes its file before it answers
             for part_file in runner.part_files:
                 writer.attach(part_file)
+        tier_graph, fixed = upcoming.ready()
+        report.tier = tier_graph.tier
         solution = Solution([], array("q"), array("q"))
-        solving = solve_tier(tier_graph, ahead.answers(), runner, chance, tolerance, report, positions, solution)
-        if rows:
-            writer.add(rows)  # the tier before's
+        solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions, solution)
+        if done is not None:
+            _write_and_count(*done, runner, writer, totals)
         _forget_oldest(known, len(tier_graph.kind))
         known.append(_Known(tier_graph.tier, tier_graph.keys, solution))
+        upcoming = _Upcoming(scratch, tiers[place - 1], runner, known, writer) if place else None
+        runner.idle_work = None if upcoming is None else upcoming.work
         level_ends = set(tier_graph.levels)  # there the workers wait for the next level's chunks: no work here
         for _ in solving:
             report("solving", len(solution.value))
-            if place and len(solution.value) not in level_ends:
-                if upcoming is tier_graph:
-                    upcoming, ahead = _read_ahead(scratch, tiers[place - 1], runner, known, writer)
-                else:
-                    ahead.step()
-        if place and upcoming is tier_graph:  # every chunk ended a level
-            upcoming, ahead = _read_ahead(scratch, tiers[place - 1], runner, known, writer)
+            if upcoming is not None and len(solution.value) not in level_ends:
+                upcoming.work()
+        runner.idle_work = None
         scratch.drop_graph(tier_graph.tier)  # every worker has read it: each answered the commit above
-        rows = [] if tier_graph.in_chunks and runner.part_files else tier_rows(tier_graph.keys, solution)
-        totals.add(tier_graph, solution)
-    writer.add(rows)
+        done = tier_graph, solution
+        report.offset += len(tier_graph.kind)
+    if done is not None:
+        _write_and_count(*done, runner, writer, totals)
     runner.commit()
+
+
+def _write_and_count(tier_graph: TierGraph, solution: Solution, runner: Runner, writer: TablebaseWriter,
+                     totals: _Totals) -> None:
+    """Write out the rows of a tier solved (unless the runner's processes wrote them) and count
+    it in ``totals``."""
+    if not (tier_graph.in_chunks and runner.part_files):
+        writer.add(tier_rows(tier_graph.keys, solution))
+    totals.add(tier_graph, solution)
+
+
+class _Upcoming:
+    """The tier to solve after the one at work: its graph read back at once (its file handed
+    to the worker processes before the commit at its start, which shows they read it), and the
+    answers its moves reach in higher tiers looked up a slice at a time (``work``) while the
+    runner solves the tier at work."""
+
+    def __init__(self, scratch: Scratch, tier: int, runner: Runner, known: deque[_Known],
+                 writer: TablebaseWriter) -> None:
+        """Tier ``tier``, to be solved once the last of ``known`` is."""
+        self.graph, self.ahead = _read_ahead(scratch, tier, runner, known, writer)
+
+    def work(self) -> bool:
+        """Look up the next slice of answers, if any are left; whether any are left after it."""
+        if self.ahead.done < len(self.ahead.keys):
+            self.ahead.step()
+        return self.ahead.done < len(self.ahead.keys)
+
+    def ready(self) -> tuple[TierGraph, Answers]:
+        """The tier's graph and the answers its moves reach, the look-up finished."""
+        return self.graph, self.ahead.answers()
 
 
 def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known], writer: TablebaseWriter

@@ -379,7 +379,7 @@ class WorkerRunner(Runner):
         their indices), as (index, answer); a worker that answers gets the next of
         ``pending``."""
         while any(sent.values()):
-            for connection in wait([self.connections[number] for number, ranges in sent.items() if ranges]):
+            for connection in self._answering([self.connections[number] for number, ranges in sent.items() if ranges]):
                 assert isinstance(connection, Connection)
                 number = self.connections.index(connection)
                 index, part = sent[number].popleft()
@@ -391,6 +391,16 @@ class WorkerRunner(Runner):
                 if pending:
                     self._send_range(number, *pending.popleft(), sent)
                 yield index, answer
+
+    def _answering(self, connections: list[Connection]) -> list[Any]:
+        """Those of ``connections`` with an answer to read, once one has; until then the
+        caller's idle work is done (``Runner.idle_work``), a piece at a time."""
+        if self.idle_work is not None:
+            while not (ready := wait(connections, 0)) and self.idle_work():
+                pass
+            if ready:
+                return ready
+        return wait(connections)
 
     @staticmethod
     def _send(connection: Connection, request: Any) -> None:
