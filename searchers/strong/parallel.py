@@ -341,6 +341,11 @@ class Runner:
     def commit(self) -> None:
         """Make the rows written to ``part_files`` so far readable to other processes."""
 
+    def hand_over(self) -> list[tuple[str, int]]:
+        """Commit and close the ``part_files``, the work done, for the caller to take over:
+        each with its number of rows."""
+        return []
+
     def close(self) -> None:
         """Free the workers."""
 

@@ -186,14 +186,10 @@ class TablebaseWriter:
         for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
             if stale.exists():
                 os.remove(stale)
-        # Opened by URI, so that part files can be attached read-only by theirs.
-        self.connection = sqlite3.connect(Path(self.path).absolute().as_uri(), uri=True)
+        self.connection = self._opened(self.path)
         self.connection.executescript(
             """
             PRAGMA page_size = 16384;
-            PRAGMA journal_mode = OFF;
-            PRAGMA synchronous = OFF;
-            PRAGMA cache_size = -262144;
             CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE positions (
                 key BLOB PRIMARY KEY, value NOT NULL, remoteness INTEGER, best INTEGER
@@ -204,6 +200,15 @@ class TablebaseWriter:
         self.connection.commit()
         self.rows = 0
         self.parts: dict[str, sqlite3.Connection] = {}  # the part files attached, read by connections of their own
+
+    @staticmethod
+    def _opened(path: Path) -> sqlite3.Connection:
+        """A connection writing the file at ``path``, by URI (so that part files can be attached
+        read-only by theirs), without a journal and without waiting for the disk (a table that
+        is rebuilt if anything goes wrong: see ``finish``)."""
+        connection = sqlite3.connect(path.absolute().as_uri(), uri=True)
+        connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;")
+        return connection
 
     def _set(self, meta: dict[str, Any]) -> None:
         self.connection.executemany(
@@ -254,17 +259,39 @@ class TablebaseWriter:
         part = self.parts[str(path)] = sqlite3.connect(read_only_uri(path), uri=True)
         part.execute(f"PRAGMA cache_size = {_PART_CACHE}")  # read the whole solve long: SQLite's 2 MiB is soon outgrown
 
-    def absorb(self) -> None:
-        """Copy the rows of the part files attached into this tablebase, and let them go."""
-        for path, connection in list(self.parts.items()):
+    def absorb(self, parts: list[tuple[str, int]]) -> None:
+        """Take in the rows of the part files ``parts`` (each with its number of rows), which
+        their writers have closed, and let them go.  The one holding the most rows, if it holds
+        more than this file, takes this file's rows and its place (its own rows stay where they
+        are: a row copied costs about as much as a row written); the others' rows are copied in."""
+        for connection in self.parts.values():
             connection.close()
-            del self.parts[path]
-            before = self.connection.total_changes
-            self.connection.execute("ATTACH DATABASE ? AS part", (read_only_uri(path),))
-            self.connection.execute("INSERT INTO positions SELECT key, value, remoteness, best FROM part.positions")
-            self.connection.commit()
-            self.rows += self.connection.total_changes - before
-            self.connection.execute("DETACH DATABASE part")
+        self.parts = {}
+        parts = sorted(parts, key=lambda part: part[1])
+        if parts and parts[-1][1] > self.rows:
+            base, rows = parts.pop()
+            self.connection.close()
+            self.connection = self._opened(Path(base))
+            self._copy_rows(self.path, with_meta=True)  # counted in ``rows`` already
+            self.rows += rows
+            self.connection.close()
+            os.replace(base, self.path)  # an incomplete tablebase either way, until ``finish``
+            self.connection = self._opened(self.path)
+        for path, _ in parts:
+            self.rows += self._copy_rows(Path(path))
+
+    def _copy_rows(self, path: Path, with_meta: bool = False) -> int:
+        """Copy the rows of the tablebase at ``path`` into the file written (with ``with_meta``,
+        its metadata too); how many rows."""
+        self.connection.execute("ATTACH DATABASE ? AS part", (read_only_uri(path),))
+        before = self.connection.total_changes
+        self.connection.execute("INSERT INTO positions SELECT key, value, remoteness, best FROM part.positions")
+        copied = self.connection.total_changes - before
+        if with_meta:
+            self.connection.execute("INSERT OR REPLACE INTO meta SELECT name, value FROM part.meta")
+        self.connection.commit()
+        self.connection.execute("DETACH DATABASE part")
+        return copied
 
     def finish(self, meta: dict[str, Any]) -> None:
         """Write the metadata, then mark the tablebase complete in one last transaction.

@@ -590,7 +590,6 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         report.offset += len(tier_graph.kind)
     if done is not None:
         _write_and_count(*done, runner, writer, totals)
-    runner.commit()
 
 
 def _write_and_count(tier_graph: TierGraph, solution: Solution, runner: Runner, writer: TablebaseWriter,
@@ -738,7 +737,7 @@ def solve_by_tiers(
         totals = _Totals()
         report.positions = positions
         _solve_backward(tiers, scratch, runner, writer, totals, chance, tolerance, report, positions)
-        writer.absorb()
+        writer.absorb(runner.hand_over())
         finished = perf_counter()
         result = _result(game, start, start_key, writer, totals, tolerance, chance, StrongStats(
             seconds=finished - started,

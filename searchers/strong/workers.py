@@ -168,6 +168,12 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 if rows is not None:
                     rows.commit()
                 reply(("ok", None))
+            elif what == "hand over":  # the last request but "stop": the main process takes the file over
+                if rows is not None:
+                    rows.commit()
+                    rows.close()
+                reply(("ok", 0 if rows is None else rows.rows))
+                rows = None
         except Exception as error:  # the game's own errors among them: the main process raises it
             reply(("error", error))
 
@@ -333,6 +339,13 @@ class WorkerRunner(Runner):
             self._send(connection, ("commit",))
         for connection in self.connections:
             self._received(connection)
+
+    def hand_over(self) -> list[tuple[str, int]]:
+        """Every worker commits the rows it wrote to its part file and closes it, its work done:
+        each part file with its number of rows."""
+        for connection in self.connections:
+            self._send(connection, ("hand over",))
+        return [(part, self._received(connection)) for part, connection in zip(self.part_files, self.connections)]
 
     def next_tier(self, graph_file: Path) -> None:
         """Tell every worker the file of the graph of the tier to solve next: they read it

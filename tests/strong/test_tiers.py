@@ -92,6 +92,34 @@ def test_a_worker_slow_to_read_a_graph_still_finds_its_file(whole_graph: Path, t
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
 
 
+@pytest.mark.parametrize("main_rows", [3, 500])
+def test_part_files_are_taken_in_whole(tmp_path: Path, main_rows: int) -> None:
+    """At the end of a solve with workers the tablebase takes in their part files: the one with
+    the most rows, if it has more than the tablebase, takes the tablebase's rows and its place
+    (``main_rows`` 3: the part of 400 rows does; 500: neither part does).  Either way the
+    table holds every row written, once, the count of rows is theirs, and the tablebase reads
+    back complete once finished, its metadata the tablebase's own."""
+    from searchers.strong.tablebase import TablebaseWriter
+
+    rows = [(bytes([n // 256, n % 256]), n % 3 - 1, n % 7, n % 4) for n in range(main_rows + 600)]
+    where = {"main": rows[:main_rows], "part0": rows[main_rows:main_rows + 200],
+             "part1": rows[main_rows + 200:]}  # 400 rows
+    writers = {name: TablebaseWriter(tmp_path / name) for name in where}
+    for name, writer in writers.items():
+        writer.add(sorted(where[name]))
+    for name in ("part0", "part1"):
+        writers[name].close()
+        writers["main"].attach(tmp_path / name)
+    main_writer = writers["main"]
+    main_writer.absorb([(str(tmp_path / "part0"), 200), (str(tmp_path / "part1"), 400)])
+    assert main_writer.rows == len(rows) == main_rows + 600
+    assert (tmp_path / "part1").exists() == (main_rows > 400) and (tmp_path / "part0").exists()
+    main_writer.finish({"game": "made up"})
+    assert table(tmp_path / "main") == sorted(rows)
+    reader = TablebaseReader(tmp_path / "main")
+    assert (reader.meta["game"], reader.meta["positions"], reader.meta["complete"]) == ("made up", main_rows + 600, True)
+
+
 def test_a_worker_slow_to_start_still_has_its_part_file_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each worker makes its part file as it starts; the main process reads them once the
     positions are found.  On a small game, where the second worker is given no position to
