@@ -345,7 +345,8 @@ class WorkerRunner(Runner):
         each part file with its number of rows."""
         for connection in self.connections:
             self._send(connection, ("hand over",))
-        return [(part, self._received(connection)) for part, connection in zip(self.part_files, self.connections)]
+        rows = [self._received(connection) for connection in self.connections]
+        return list(zip(self.part_files, rows))
 
     def next_tier(self, graph_file: Path) -> None:
         """Tell every worker the file of the graph of the tier to solve next: they read it
