@@ -44,9 +44,10 @@ in the keys and in the parameters' text; see ``keys``)."""
 
 Row = tuple[bytes, Any, int | None, int | None]
 
-# The page cache of each part file read while the workers write it, in KiB (SQLite's notation:
-# negative): a solve by tiers reads back answers from all of it.
+# The page cache of each part file read while the workers write it, at most, and of all of them,
+# in KiB (SQLite's notation: negative): a solve by tiers reads back answers from all of them.
 _PART_CACHE = -65536
+_PART_CACHES = -262144
 
 
 class TablebaseError(Exception):
@@ -252,43 +253,45 @@ class TablebaseWriter:
                                   NO_MOVE if best is None else best)
         return found
 
-    def attach(self, path: str | Path) -> None:
-        """Read the rows of a part file (a tablebase another process writes) as if written here,
-        until ``absorb`` copies them in.  Each is read through a connection of its own: SQLite
-        attaches at most ten files to one, and a solve may have more workers."""
-        part = self.parts[str(path)] = sqlite3.connect(read_only_uri(path), uri=True)
-        part.execute(f"PRAGMA cache_size = {_PART_CACHE}")  # read the whole solve long: SQLite's 2 MiB is soon outgrown
+    def attach(self, paths: list[str]) -> None:
+        """Read the rows of the part files at ``paths`` (tablebases other processes write) as
+        if written here, until ``absorb`` takes them in.  Each is read through a connection of
+        its own (SQLite attaches at most ten files to one, and a solve may have more workers),
+        the page caches sharing ``_PART_CACHES``."""
+        cache = max(_PART_CACHE, _PART_CACHES // max(1, len(paths)))
+        for path in paths:
+            part = self.parts[path] = sqlite3.connect(read_only_uri(path), uri=True)
+            part.execute(f"PRAGMA cache_size = {cache}")  # SQLite's 2 MiB is soon outgrown
 
-    def absorb(self, parts: list[tuple[str, int]]) -> None:
-        """Take in the rows of the part files ``parts`` (each with its number of rows), which
-        their writers have closed, and let them go.  The one holding the most rows, if it holds
-        more than this file, takes this file's rows and its place (its own rows stay where they
-        are: a row copied costs about as much as a row written); the others' rows are copied in."""
+    def absorb(self, part_files: list[tuple[str, int]]) -> None:
+        """Take in the rows of ``part_files`` (each a path and its number of rows), which their
+        writers have closed, and let them go; before ``finish``, which writes the metadata
+        but the format (a part file has it too).  The part file holding the most rows, if it
+        holds more than this file, takes this file's rows and its place (its own rows stay
+        where they are: a row copied costs about as much as a row written); the others' rows
+        are copied in."""
         for connection in self.parts.values():
             connection.close()
         self.parts = {}
-        parts = sorted(parts, key=lambda part: part[1])
-        if parts and parts[-1][1] > self.rows:
-            base, rows = parts.pop()
+        part_files = sorted(part_files, key=lambda part: part[1])
+        if part_files and part_files[-1][1] > self.rows:
+            base, rows = part_files.pop()
             self.connection.close()
             self.connection = self._opened(Path(base))
-            self._copy_rows(self.path, with_meta=True)  # counted in ``rows`` already
+            self._copy_rows(self.path)  # counted in ``rows`` already
             self.rows += rows
             self.connection.close()
             os.replace(base, self.path)  # an incomplete tablebase either way, until ``finish``
             self.connection = self._opened(self.path)
-        for path, _ in parts:
+        for path, _ in part_files:
             self.rows += self._copy_rows(Path(path))
 
-    def _copy_rows(self, path: Path, with_meta: bool = False) -> int:
-        """Copy the rows of the tablebase at ``path`` into the file written (with ``with_meta``,
-        its metadata too); how many rows."""
+    def _copy_rows(self, path: Path) -> int:
+        """Copy the rows of the tablebase at ``path`` into the file written; how many."""
         self.connection.execute("ATTACH DATABASE ? AS part", (read_only_uri(path),))
         before = self.connection.total_changes
         self.connection.execute("INSERT INTO positions SELECT key, value, remoteness, best FROM part.positions")
         copied = self.connection.total_changes - before
-        if with_meta:
-            self.connection.execute("INSERT OR REPLACE INTO meta SELECT name, value FROM part.meta")
         self.connection.commit()
         self.connection.execute("DETACH DATABASE part")
         return copied

@@ -505,8 +505,8 @@ class _LookAhead:
         self.values: list[Value] = []
         self.remoteness = array("q")
 
-    def step(self) -> None:
-        """Look up the next slice of keys, if any are left."""
+    def step(self) -> bool:
+        """Look up the next slice of keys, if any are left; whether any are left after it."""
         start, end = self.done, min(self.done + _LOOK_SLICE, len(self.keys))
         self.done = end
         keys = self.keys[start:end]
@@ -531,6 +531,7 @@ class _LookAhead:
         self.found += missing
         self.values += (looked_up[key][0] for key in missing_keys)
         self.remoteness.extend(looked_up[key][1] for key in missing_keys)
+        return self.done < len(self.keys)
 
     def _note(self, found: list[int], wheres: list[int], solution: Solution) -> None:
         """Note the answers of keys ``found`` at ``wheres`` in the tier solved with ``solution``."""
@@ -567,8 +568,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         assert upcoming is not None
         runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
         if runner.part_files and not writer.parts:  # made by now: each worker makes its file before it answers
-            for part_file in runner.part_files:
-                writer.attach(part_file)
+            writer.attach(runner.part_files)
         tier_graph, fixed = upcoming.ready()
         report.tier = tier_graph.tier
         solution = Solution([], array("q"), array("q"))
@@ -580,11 +580,13 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         upcoming = _Upcoming(scratch, tiers[place - 1], runner, known, writer) if place else None
         runner.idle_work = None if upcoming is None else upcoming.work
         level_ends = set(tier_graph.levels)  # there the workers wait for the next level's chunks: no work here
-        for _ in solving:
-            report("solving", len(solution.value))
-            if upcoming is not None and len(solution.value) not in level_ends:
-                upcoming.work()
-        runner.idle_work = None
+        try:
+            for _ in solving:
+                report("solving", len(solution.value))
+                if upcoming is not None and len(solution.value) not in level_ends:
+                    upcoming.work()
+        finally:
+            runner.idle_work = None
         scratch.drop_graph(tier_graph.tier)  # every worker has read it: each answered the commit above
         done = tier_graph, solution
         report.offset += len(tier_graph.kind)
@@ -614,9 +616,7 @@ class _Upcoming:
 
     def work(self) -> bool:
         """Look up the next slice of answers, if any are left; whether any are left after it."""
-        if self.ahead.done < len(self.ahead.keys):
-            self.ahead.step()
-        return self.ahead.done < len(self.ahead.keys)
+        return self.ahead.step()
 
     def ready(self) -> tuple[TierGraph, Answers]:
         """The tier's graph and the answers its moves reach, the look-up finished."""

@@ -229,6 +229,17 @@ class _TierAtWork:
         return solved
 
 
+def _answering(connections: list[Connection], idle_work: Callable[[], bool] | None) -> list[Any]:
+    """Those of ``connections`` with an answer to read, once one has; until then ``idle_work``
+    is done, a piece at a time, until it says none is left (``Runner.idle_work``)."""
+    if idle_work is not None:
+        while not (ready := wait(connections, 0)) and idle_work():
+            pass
+        if ready:
+            return ready
+    return wait(connections)
+
+
 def _in_order(answers: Iterator[tuple[int, ChunkSolution]]) -> Iterator[ChunkSolution]:
     """The answers of jobs ``0, 1, ...`` in that order, each as soon as it and those before it
     are in."""
@@ -345,8 +356,8 @@ class WorkerRunner(Runner):
         each part file with its number of rows."""
         for connection in self.connections:
             self._send(connection, ("hand over",))
-        rows = [self._received(connection) for connection in self.connections]
-        return list(zip(self.part_files, rows))
+        counts = [self._received(connection) for connection in self.connections]
+        return list(zip(self.part_files, counts))
 
     def next_tier(self, graph_file: Path) -> None:
         """Tell every worker the file of the graph of the tier to solve next: they read it
@@ -393,7 +404,9 @@ class WorkerRunner(Runner):
         their indices), as (index, answer); a worker that answers gets the next of
         ``pending``."""
         while any(sent.values()):
-            for connection in self._answering([self.connections[number] for number, ranges in sent.items() if ranges]):
+            # The last chunks of a level out, the workers soon wait for the next level's: no idle work.
+            idle = self.idle_work if pending or not self.levelled else None
+            for connection in _answering([self.connections[number] for number, ranges in sent.items() if ranges], idle):
                 assert isinstance(connection, Connection)
                 number = self.connections.index(connection)
                 index, part = sent[number].popleft()
@@ -405,16 +418,6 @@ class WorkerRunner(Runner):
                 if pending:
                     self._send_range(number, *pending.popleft(), sent)
                 yield index, answer
-
-    def _answering(self, connections: list[Connection]) -> list[Any]:
-        """Those of ``connections`` with an answer to read, once one has; until then the
-        caller's idle work is done (``Runner.idle_work``), a piece at a time."""
-        if self.idle_work is not None:
-            while not (ready := wait(connections, 0)) and self.idle_work():
-                pass
-            if ready:
-                return ready
-        return wait(connections)
 
     @staticmethod
     def _send(connection: Connection, request: Any) -> None:

@@ -109,7 +109,7 @@ def test_part_files_are_taken_in_whole(tmp_path: Path, main_rows: int) -> None:
         writer.add(sorted(where[name]))
     for name in ("part0", "part1"):
         writers[name].close()
-        writers["main"].attach(tmp_path / name)
+    writers["main"].attach([str(tmp_path / "part0"), str(tmp_path / "part1")])
     main_writer = writers["main"]
     main_writer.absorb([(str(tmp_path / "part0"), 200), (str(tmp_path / "part1"), 400)])
     assert main_writer.rows == len(rows) == main_rows + 600
