@@ -558,33 +558,39 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
                     chance: bool, tolerance: float, report: Reporter, positions: int) -> None:
     """The backward pass, highest tier first: each tier solved from the answers of the tiers
     after it, written out, and counted in ``totals``.  Once the runner is at work on a tier,
-    the tier before is written and counted, and the next tier is made ready (``_Upcoming``):
-    between the chunks, and while the worker processes are busy."""
+    the tier before is written and counted, and the next tier's graph is read back and the
+    answers it reaches looked up (``_LookAhead``): between the chunks, and while the main
+    process waits for the worker processes."""
     known: deque[_Known] = deque()  # the tiers solved last, the oldest first
     done: tuple[TierGraph, Solution] | None = None  # the tier solved last, not yet written out nor counted
-    upcoming: _Upcoming | None = _Upcoming(scratch, tiers[-1], runner, known, writer)
+    ahead: _LookAhead | None  # the look-up of the answers the tier to solve next reaches
+    upcoming, ahead = _read_ahead(scratch, tiers[-1], runner, known, writer)
     report.offset = 0
     for place in reversed(range(len(tiers))):
-        assert upcoming is not None
+        assert ahead is not None
         runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
         if runner.part_files and not writer.parts:  # made by now: each worker makes its file before it answers
             writer.attach(runner.part_files)
-        tier_graph, fixed = upcoming.ready()
+        tier_graph = upcoming
         report.tier = tier_graph.tier
         solution = Solution([], array("q"), array("q"))
-        solving = solve_tier(tier_graph, fixed, runner, chance, tolerance, report, positions, solution)
+        solving = solve_tier(tier_graph, ahead.answers(), runner, chance, tolerance, report, positions, solution)
         if done is not None:
             _write_and_count(*done, runner, writer, totals)
         _forget_oldest(known, len(tier_graph.kind))
         known.append(_Known(tier_graph.tier, tier_graph.keys, solution))
-        upcoming = _Upcoming(scratch, tiers[place - 1], runner, known, writer) if place else None
-        runner.idle_work = None if upcoming is None else upcoming.work
+        # The next tier's graph read at once: its file is handed to the workers before the
+        # commit at its start, which shows they read it.
+        ahead = None
+        if place:
+            upcoming, ahead = _read_ahead(scratch, tiers[place - 1], runner, known, writer)
+        runner.idle_work = None if ahead is None else ahead.step
         level_ends = set(tier_graph.levels)  # there the workers wait for the next level's chunks: no work here
         try:
             for _ in solving:
                 report("solving", len(solution.value))
-                if upcoming is not None and len(solution.value) not in level_ends:
-                    upcoming.work()
+                if ahead is not None and len(solution.value) not in level_ends:
+                    ahead.step()
         finally:
             runner.idle_work = None
         scratch.drop_graph(tier_graph.tier)  # every worker has read it: each answered the commit above
@@ -601,26 +607,6 @@ def _write_and_count(tier_graph: TierGraph, solution: Solution, runner: Runner, 
     if not (tier_graph.in_chunks and runner.part_files):
         writer.add(tier_rows(tier_graph.keys, solution))
     totals.add(tier_graph, solution)
-
-
-class _Upcoming:
-    """The tier to solve after the one at work: its graph read back at once (its file handed
-    to the worker processes before the commit at its start, which shows they read it), and the
-    answers its moves reach in higher tiers looked up a slice at a time (``work``) while the
-    runner solves the tier at work."""
-
-    def __init__(self, scratch: Scratch, tier: int, runner: Runner, known: deque[_Known],
-                 writer: TablebaseWriter) -> None:
-        """Tier ``tier``, to be solved once the last of ``known`` is."""
-        self.graph, self.ahead = _read_ahead(scratch, tier, runner, known, writer)
-
-    def work(self) -> bool:
-        """Look up the next slice of answers, if any are left; whether any are left after it."""
-        return self.ahead.step()
-
-    def ready(self) -> tuple[TierGraph, Answers]:
-        """The tier's graph and the answers its moves reach, the look-up finished."""
-        return self.graph, self.ahead.answers()
 
 
 def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known], writer: TablebaseWriter
