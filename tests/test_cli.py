@@ -280,6 +280,28 @@ def test_each_command_has_help_with_an_example(command: str) -> None:
     assert "-p NAME=VALUE" in run.stdout
 
 
+@pytest.mark.parametrize("args, message", [
+    (["solve", "games/tictactoe.gdl", "--depth", "0"], "--depth must be 1 or more (the moves to look ahead), not 0"),
+    (["play", "games/tictactoe.gdl", "--depth", "0", "--as", "none"], "--depth must be 1 or more"),
+    (["tree", "games/tictactoe.gdl", "--depth", "-1"], "--depth must be 1 or more (the moves to look ahead), not -1"),
+    (["solve", "games/tictactoe.gdl", "--time", "nan"], "--time must be a positive number of seconds, not nan"),
+    (["play", "games/tictactoe.gdl", "--time", "0"], "--time must be a positive number of seconds, not 0"),
+    (["check", "--deep", "--max-moves", "-1", "games/nim.gdl"], "--max-moves must be 1 or more, not -1"),
+    (["check", "--deep", "--games", "0", "games/nim.gdl"], "--games must be 1 or more, not 0"),
+    (["check", "--games", "5", "games/nim.gdl"], "--games needs --deep (it sets how the random games are played)"),
+])
+def test_a_limit_no_search_can_use_is_refused(args: list[str], message: str) -> None:
+    """A search 0 moves deep has no move to choose: `play` applied the move None (an error
+    blamed on the game file) and `solve` said the start was terminal; a time of nan reached
+    the searcher; `check --deep` reported a game over "-1 moves" as a problem, and took
+    `--games` without `--deep` in silence.  Each is refused, with the option's name."""
+    run = gdl(*args)
+    assert run.returncode == 2
+    assert f"gdl {args[0]}: error: {message}" in run.stderr
+    assert run.stdout == ""
+    no_traceback(run)
+
+
 def test_no_command_is_a_usage_error() -> None:
     run = gdl()
     assert run.returncode == 2

@@ -8,10 +8,13 @@ import sys
 from functools import partial
 from typing import Any
 
-from gdl.cli.common import Subcommands, add_command, error_text, load_game, say
+from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, say
 from gdl.lint import Findings, deep_check
 from interpreter import to_text
 from searchers.protocol import check_same_position, position_of
+
+# The random games `--deep` plays, and the moves a game may last, unless told.
+_GAMES, _MAX_MOVES = 300, 1000
 
 
 def register(commands: Subcommands) -> argparse.ArgumentParser:
@@ -23,13 +26,20 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         epilog="examples:\n  gdl check games/tictactoe.gdl -p size=4\n  gdl check --deep games/connect.gdl",
     )
     check.add_argument("--deep", action="store_true", help="also play random games and report what only running shows")
-    check.add_argument("--games", type=int, default=300, metavar="N", help="with --deep: how many random games (default 300)")
-    check.add_argument("--max-moves", type=int, default=1000, metavar="N", help="with --deep: a game longer than this is reported (default 1000)")
+    check.add_argument("--games", type=int, metavar="N",
+                       help=f"with --deep: how many random games (default {_GAMES})")
+    check.add_argument("--max-moves", type=int, metavar="N",
+                       help=f"with --deep: a game longer than this is reported (default {_MAX_MOVES})")
     return check
 
 
 def run(args: argparse.Namespace) -> int:
     """Parse, check and compile the file; say so when it is valid."""
+    for option, given in (("--games", args.games), ("--max-moves", args.max_moves)):
+        if given is not None and not args.deep:
+            raise UsageError(f"{option} needs --deep (it sets how the random games are played)")
+        if given is not None and given < 1:
+            raise UsageError(f"{option} must be 1 or more, not {given}")
     game = load_game(args)
     valid = f"{args.file}: ok: {game.title}: " + "; ".join(_described(game))
     if not args.deep:
@@ -37,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     position = position_of(game)
     same_position = None if position is None else partial(check_same_position, game, position=position)
-    findings = deep_check(game, games=args.games, max_moves=args.max_moves, describe=error_text,
+    findings = deep_check(game, games=args.games or _GAMES, max_moves=args.max_moves or _MAX_MOVES, describe=error_text,
                           same_position=same_position)
     summary = _summary(findings)
     for problem in findings.problems:

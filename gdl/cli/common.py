@@ -4,6 +4,7 @@ numbers and moves for people, and the one way text reaches the terminal."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import signal
@@ -330,6 +331,16 @@ def is_two_player_zero_sum(game: Any) -> bool:
     """Whether the game is the textbook's two-player zero-sum game (one number for the first player)."""
     players = len(tuple(game.players))
     return players == 2 and bool(getattr(game, "zero_sum", True))
+
+
+def check_search_limits(args: argparse.Namespace) -> None:
+    """Refuse a --depth or --time no search can use: a search 0 moves deep has no move to
+    choose, and a time must be a number of seconds."""
+    depth, time = getattr(args, "depth", None), getattr(args, "time", None)
+    if depth is not None and depth < 1:
+        raise UsageError(f"--depth must be 1 or more (the moves to look ahead), not {depth}")
+    if time is not None and not (math.isfinite(time) and time > 0):
+        raise UsageError(f"--time must be a positive number of seconds, not {time:g}")
 
 
 def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool) -> tuple[str, str | None]:

@@ -9,8 +9,9 @@ from collections import Counter
 from typing import Any, Callable, TextIO
 
 from gdl.cli.common import (
-    EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, choose_searcher, exact_searcher,
-    is_two_player_zero_sum, load_game, move_text, number_text, run_searcher, say, value_text,
+    EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, check_search_limits,
+    choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, run_searcher, say,
+    value_text,
 )
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
@@ -337,6 +338,7 @@ class Match:
 
 def run(args: argparse.Namespace) -> int:
     """Play the game named on the command line."""
+    check_search_limits(args)
     game = load_game(args)
     human: str | None = game.players[0]
     if args.human is not None:

@@ -16,9 +16,9 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
-    check_start_names, choose_searcher, clear_status, counted, ends_in, fraction_text, is_two_player_zero_sum,
-    json_number, json_value, load_game, memory_size, move_text, number_text, parse_params, run_searcher, say,
-    show_status, terminate_as_interrupt, value_text,
+    check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, fraction_text,
+    is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text, parse_params,
+    run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -72,10 +72,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
 
 def run_search(game: Any, args: argparse.Namespace) -> Any:
     """Run the searcher the options ask for (saying why, when it was chosen for the user)."""
-    if args.depth is not None and args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
-    if args.time is not None and args.time <= 0:
-        raise UsageError("--time must be a positive number of seconds")
+    check_search_limits(args)
     algorithm, reason = choose_searcher(game, args, limited=args.time is not None)
     if args.seed is not None and algorithm != "mcts":
         raise UsageError("--seed is for --algorithm mcts, whose playouts are random")

@@ -12,8 +12,8 @@ from typing import Any, Iterator
 
 import searchers
 from gdl.cli.common import (
-    Subcommands, UsageError, add_command, is_two_player_zero_sum, load_game, move_text, number_text, say, terminal_safe,
-    value_text,
+    Subcommands, UsageError, add_command, check_search_limits, is_two_player_zero_sum, load_game, move_text,
+    number_text, say, terminal_safe, value_text,
 )
 from searchers import SearchError
 
@@ -312,6 +312,7 @@ def _own_svg(root: Drawn, left_out: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Search with a trace and draw it."""
+    check_search_limits(args)
     game = load_game(args)
     if args.max_nodes < 1:
         raise UsageError("--max-nodes must be at least 1")
