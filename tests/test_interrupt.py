@@ -81,3 +81,24 @@ def test_sigterm_is_an_interruption_only_within_terminate_as_interrupt() -> None
             time.sleep(5)  # the handler raises at once, long before this ends
     assert issubclass(Terminated, KeyboardInterrupt)
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_ctrl_c_during_the_computers_turn_quits_gdl_play() -> None:
+    """Ctrl-C while the computer thinks quits the game, as it does while the game waits for a
+    move: it cut the search short and the match went on (connect four, 42 moves of 10 s)."""
+    play = subprocess.Popen(
+        [sys.executable, "-m", "gdl", "play", "games/connect.gdl", "--as", "none", "--time", "60"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
+    )
+    assert play.stdout is not None
+    while not play.stdout.readline().startswith(". . ."):  # the board is drawn: the first search is under way
+        assert play.poll() is None
+    time.sleep(2)
+    started = time.monotonic()
+    play.send_signal(signal.SIGINT)
+    out, err = play.communicate(timeout=60)
+    assert time.monotonic() - started < 30  # well before the 60 s search would have ended
+    assert play.returncode == 130
+    assert err == "gdl play: interrupted\n"
+    assert " plays " not in out  # no move was made with the search cut short

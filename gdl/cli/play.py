@@ -60,6 +60,15 @@ class _OutOfTime(Exception):
 _RETURNS_KEPT = 100
 
 
+def _not_interrupted(result: Any) -> Any:
+    """A search's result, unless Ctrl-C stopped the search: the searchers then return the best
+    found so far, but a player who presses Ctrl-C during the computer's turn wants to quit,
+    as while the game waits for a move."""
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return result
+
+
 class Match:
     """One game in progress: the states so far and who is human."""
 
@@ -96,7 +105,7 @@ class Match:
         if time is None and args.depth is None and args.iterations is None and (
                 getattr(game, "has_evaluation", False) or self.algorithm == "mcts"):
             time = 2.0  # without a limit, a big game would never answer
-        return run_searcher(game, self.algorithm, args, state=self.state, time=time, seed=args.seed)
+        return _not_interrupted(run_searcher(game, self.algorithm, args, state=self.state, time=time, seed=args.seed))
 
     def solve_within(self, seconds: float) -> Any:
         """The exact result for the current state if a search to the end finds it within
@@ -106,7 +115,8 @@ class Match:
                 raise _OutOfTime
 
         try:
-            result = run_searcher(self.game, exact_searcher(self.game), self.args, state=self.state, progress=give_up)
+            result = _not_interrupted(run_searcher(self.game, exact_searcher(self.game), self.args, state=self.state,
+                                                   progress=give_up))
         except _OutOfTime:
             return None
         return result if result.exact else None
