@@ -326,12 +326,13 @@ class StrongProgressLine:
             clear_status()
 
     def stop_words(self) -> str:
-        """What to say of a solve stopped while it still found positions: a game whose
-        positions have no bound is never done finding them."""
+        """What to say of a solve stopped while it still found positions: how many, and, in
+        case the count never stopped growing, that a game whose positions have no bound is
+        never done finding them (most stops are of games merely large)."""
         if self.phase != "discovering":
             return ""
-        return (f"; it was still finding positions ({self.positions:,} so far): a game whose positions have no "
-                "bound (a count or a total that grows for ever) is never solved strongly; `gdl check --deep` "
+        return (f"; it was still finding positions ({self.positions:,} so far). If their count grows for ever "
+                "(a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` "
                 "looks for a line of play that never ends")
 
 

@@ -495,7 +495,8 @@ def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A total that grows for ever: the solve never ends finding positions. Stopped in that
     phase (its progress reported, on a terminal or not), it says how many it found and what to
-    look for; stopped while solving, it does not."""
+    look for if that count never stops growing (not that the game has no bound: connect 5x4
+    stopped early was said to); stopped while solving, it says neither."""
     import gdl.cli.solve as solve_command
     from searchers.strong import StrongProgress
 
@@ -507,8 +508,8 @@ def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
 
     monkeypatch.setattr(solve_command, "solve_strong", stopped_in("discovering"))
     assert run(capsys, "solve", TICTACTOE, "--strong") == (
-        130, "", "gdl solve: interrupted; it was still finding positions (1,835,012 so far): a game whose positions "
-        "have no bound (a count or a total that grows for ever) is never solved strongly; `gdl check --deep` looks "
+        130, "", "gdl solve: interrupted; it was still finding positions (1,835,012 so far). If their count grows "
+        "for ever (a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` looks "
         "for a line of play that never ends\n")
     monkeypatch.setattr(solve_command, "solve_strong", stopped_in("solving"))
     assert run(capsys, "solve", TICTACTOE, "--strong") == (130, "", "gdl solve: interrupted\n")
