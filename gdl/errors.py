@@ -42,9 +42,26 @@ class GdlError(Exception):
         if self.source_line is not None and self.column is not None:
             line = self.source_line.rstrip("\r\n").expandtabs(8)
             # The caret goes under the column's character, tabs expanded as in the line.
-            caret = " " * len(self.source_line[: self.column - 1].expandtabs(8)) + "^"
-            text += f"\n    {line}\n    {caret}"
+            at = len(self.source_line[: self.column - 1].expandtabs(8))
+            line, at = _around(line, at)
+            text += f"\n    {line}\n    {' ' * at}^"
         return text
+
+
+# Characters of a long source line shown around the column (a line of a minified or binary
+# file may run to thousands).
+_SHOWN = 120
+
+
+def _around(line: str, at: int) -> tuple[str, int]:
+    """A long ``line`` cut to ``_SHOWN`` characters around the place ``at``, with ``...`` for
+    what was cut, and the place in what is shown."""
+    if len(line) <= _SHOWN:
+        return line, at
+    start = min(max(0, at - _SHOWN // 2), len(line) - _SHOWN)
+    end = start + _SHOWN
+    head = "..." if start else ""
+    return head + line[start:end] + ("..." if end < len(line) else ""), at - start + len(head)
 
 
 class GdlSyntaxError(GdlError):

@@ -17,8 +17,8 @@ numbers is n items, a grid or `cells(rows, cols)` rows * cols, `rows(n)` n * n c
 its characters, `product(xs, n)` its tuples times n."""
 
 MAX_NESTING = 500
-"""The deepest an expression or block may nest in a file: each operator, call, bracket and
-block is one level (`a + b + c` is two)."""
+"""The deepest an expression or block may nest in a file: each operator, call, list, tuple and
+block is one level (`a + b + c` is two; parentheses that only group are none)."""
 
 MAX_DIGITS = 4_000
 """The most digits of a number written in a file or given as a parameter."""

@@ -401,8 +401,8 @@ def check_nesting(node: ast.Node, source: Source) -> None:
     if deep is not None:
         raise source.error(
             GdlSyntaxError,
-            f"this is nested more than {MAX_NESTING} levels deep (each operator, call, bracket and "
-            f"block is one level): give parts of it names of their own",
+            f"this is nested more than {MAX_NESTING} levels deep (each operator, call, list, tuple "
+            f"and block is one level): give parts of it names of their own",
             deep.line, deep.column,
         )
 

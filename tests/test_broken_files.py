@@ -71,7 +71,7 @@ CASES = [
     ('run_string_repetition', 'check', 10, 10, '`*` would make 3,486,784,401 items, more than the 1,000,000 one value may have', 1),
     ('syntax_bad_escape', 'check', 2, 14, '`\\N` is not an escape; a string knows \\" \\\\ \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH (`\\\\` for a backslash)', 1),
     ('syntax_control_character_in_string', 'check', 10, 11, 'a string cannot hold the control character U+0000; write it as an escape (`\\x00`)', 1),
-    ('syntax_nested_too_deep', 'check', 10, 507, 'this is nested more than 500 levels deep (each operator, call, bracket and block is one level): give parts of it names of their own', 1),
+    ('syntax_nested_too_deep', 'check', 10, 507, 'this is nested more than 500 levels deep (each operator, call, list, tuple and block is one level): give parts of it names of their own', 1),
     ('name_misspelled_terminal', 'check', 18, 1, '`termnial` is never used; did you mean `terminal`? (a game needs `terminal = ...`: whether the game is over)', 1),
     ('name_param_declared_below', 'check', 4, 21, "parameter `size` is declared below `cells_count` (line 5); a parameter's value can use only the parameters above it", 1),
     ('kind_to_move_not_a_player', 'check', 14, 11, '`to_move` gives `nobody`, which is not a player (the players: X, O)', 1),
@@ -94,6 +94,11 @@ def test_the_message_names_the_mistake_and_points_at_it(
     lines = captured.err.splitlines()
     assert lines[0] == f"{path}:{line}:{column}: error: {message}"
     source_line = path.read_text().split("\n")[line - 1]
-    assert lines[1] == "    " + source_line.replace("\x00", "\\x00")  # a NUL is shown as an escape
-    assert lines[2] == "    " + " " * (column - 1) + "^"
+    if len(source_line) <= 120:
+        assert lines[1] == "    " + source_line.replace("\x00", "\\x00")  # a NUL is shown as an escape
+        assert lines[2] == "    " + " " * (column - 1) + "^"
+    else:  # shown around the column, `...` for what was cut, the caret under the column's character
+        assert lines[1].startswith("    ") and lines[1].endswith("...") and len(lines[1]) <= 4 + 3 + 120 + 3
+        assert lines[2] == " " * (len(lines[2]) - 1) + "^"
+        assert lines[1][len(lines[2]) - 1] == source_line[column - 1]
     assert "Traceback" not in captured.err + captured.out

@@ -375,6 +375,20 @@ def test_a_caret_under_a_tab_indented_line_lines_up() -> None:
     ]
 
 
+def test_a_long_line_is_shown_around_its_caret() -> None:
+    """A line of hundreds of characters (a binary file given as a game printed 64 KB) is cut
+    to 120 around the column, `...` marking each cut, the caret still under its character."""
+    line = "x = " + "1 + " * 200 + "zz" + " + 1" * 200 + "\n"
+    error = load_error(BASE + line)
+    shown, caret = error.format().splitlines()[1:]
+    assert shown.startswith("    ...") and shown.endswith("...")
+    assert len(shown) == 4 + 3 + 120 + 3
+    assert caret == " " * (len(caret) - 1) + "^"
+    assert shown[len(caret) - 1:len(caret) + 1] == "zz"
+    start = load_error(BASE + "x = zz" + " + 1" * 200 + "\n").format().splitlines()[1:]
+    assert start == ["    x = zz" + (" + 1" * 200)[:114] + "...", "        ^"]
+
+
 def test_errors_of_a_file_name_the_file(tmp_path: object) -> None:
     from pathlib import Path
 
