@@ -419,7 +419,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "value_fraction": fraction_text(value),
         "exact": result.exact,
         "method": result.method,
-        "tolerance": result.tolerance,
+        "tolerance": result.tolerance if has_chance(game) else None,  # no dice: no value iteration to stop
         "residual": result.residual,
         "positions": result.positions,
         "terminal": result.terminal,

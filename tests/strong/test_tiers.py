@@ -1239,7 +1239,8 @@ def test_more_workers_than_cores_are_started_with_a_word(monkeypatch: pytest.Mon
 def test_options_a_game_has_no_use_for_are_ignored_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
     """The subtraction game declares no `tier`: --workers and --ray are ignored, and the solve
     says so, then solves in one process (15 stones, 1 or 2 a take: a multiple of 3, so the
-    player to move, First, loses); it has no dice: --tolerance is ignored too.  A game the solver
+    player to move, First, loses); it has no dice: --tolerance is ignored too (`--json` gives
+    no tolerance, where it gave the one ignored; Pig's is the one given).  A game the solver
     refuses gets its error alone."""
     subtraction = ["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong"]
     assert main([*subtraction, "--workers", "2", "--ray", "auto"]) == 0
@@ -1252,6 +1253,12 @@ def test_options_a_game_has_no_use_for_are_ignored_with_a_word(capsys: pytest.Ca
     assert main([*subtraction, "--tolerance", "1e-6"]) == 0
     assert capsys.readouterr().err == ("gdl solve: --tolerance ignored: Subtraction has no dice, so its values are "
                                        "found exactly, not by value iteration\n")
+    assert main([*subtraction, "--tolerance", "1e-6", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("gdl solve: --tolerance ignored") and json.loads(out)["tolerance"] is None
+    assert main(["solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=3", "--strong", "--tolerance", "1e-6",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tolerance"] == 1e-6
     # A game the strong solver refuses is refused with no word on the options first.
     three = ["solve", str(ROOT / "games" / "textbook" / "three_players.gdl"), "--strong", "--workers", "2"]
     assert main([*three, "--tolerance", "1e-3"]) == 2
