@@ -14,7 +14,7 @@ from .protocol import Game, Move, State, Value, rules_of
 
 # A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
 Line: TypeAlias = "tuple[Move, Line] | None"
-from .results import Bound, NodeKind, SearchError, SearchResult, SearchStats, SearchValue, TraceNode
+from .results import ESTIMATE, EXACT, Bound, NodeKind, SearchError, SearchResult, SearchStats, SearchValue, TraceNode
 from .table import TranspositionTable
 
 # A depth limit that is never reached, so that "unlimited" needs no special case.
@@ -361,7 +361,7 @@ def run(
         move=outcome.move,
         pv=outcome.pv,
         move_values=outcome.move_values,
-        move_bounds=outcome.move_bounds,
+        move_bounds=_bounds_told(outcome),
         exact=reason is None,
         to_move=root_player(game, root),
         repetition=counters.repetitions > 0,
@@ -450,22 +450,34 @@ def search_from(
 
 
 def inexact_reason(outcome: Outcome, depth: int) -> str | None:
-    """Why the outcome's value is not the game's true value, in words; None when it is."""
+    """Why the outcome's value is not the game's true value, in words (every reason that
+    holds); None when it is."""
+    reasons = []
     if outcome.interrupted:
-        return "the search was interrupted: this is the best found so far"
+        reasons.append("the search was interrupted: this is the best found so far")
     if outcome.hit_horizon:
-        return (f"the search stopped {depth} move{'s' if depth != 1 else ''} ahead and "
-                "estimated the positions there with the evaluation")
+        reasons.append(f"the search stopped {depth} move{'s' if depth != 1 else ''} ahead and "
+                       "estimated the positions there with the evaluation")
     if outcome.dropped:
-        return "the beam left some moves unsearched"
+        reasons.append("the beam left some moves unsearched")
     if outcome.chance_cycles:
         count = outcome.chance_cycles
-        return (
+        reasons.append(
             f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
             "there the game goes on, but a depth-first search can only score the repetition "
             "by the game's repetition rule; the strong solver finds the true value"
         )
-    return None
+    return "; and ".join(reasons) or None
+
+
+def _bounds_told(outcome: Outcome) -> dict[Hashable, Bound]:
+    """The root moves' bounds as a result gives them: where values rest on the evaluation at a
+    horizon, on a beam's choice or on the repetition rule under dice, a move's value the search
+    did not cut is an estimate, not exact (an interruption alone leaves the moves it finished
+    exact)."""
+    if not (outcome.hit_horizon or outcome.dropped or outcome.chance_cycles):
+        return outcome.move_bounds
+    return {move: ESTIMATE if bound == EXACT else bound for move, bound in outcome.move_bounds.items()}
 
 
 def root_player(game: Game, root: State) -> str | None:

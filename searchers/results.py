@@ -13,13 +13,15 @@ Payoffs = dict[Any, Number]
 # A searcher's value: one number from the first player's view in a two-player zero-sum
 # game, each player's payoff otherwise.
 SearchValue = Number | Payoffs
-# "estimate": a mean of Monte Carlo playouts, neither proven nor a bound.
+# "estimate": neither proven nor a bound: a mean of Monte Carlo playouts, or a value that rests
+# on the evaluation at a horizon, a beam's choice or the repetition rule under dice.
 Bound = Literal["exact", "upper", "lower", "estimate"]
 
 # The bounds as names, for the searchers that compare them at every node.
 EXACT: Bound = "exact"
 LOWER: Bound = "lower"
 UPPER: Bound = "upper"
+ESTIMATE: Bound = "estimate"
 NodeKind = Literal["max", "min", "chance", "leaf"]
 
 
@@ -96,7 +98,9 @@ class SearchResult:
     chance nodes (where the game really goes on); otherwise ``inexact_reason`` says
     why.  ``move_bounds`` says, for each root
     move, whether its entry in ``move_values`` is exact or only an upper or lower
-    bound (alpha-beta proves only that a refuted move is no better).  ``leaves``
+    bound (alpha-beta proves only that a refuted move is no better), or, where the
+    values rest on the evaluation at a horizon, a beam or a repetition under dice, an
+    estimate.  ``leaves``
     and ``tree`` are filled in only by a search with ``trace=True``.
     """
 

@@ -49,11 +49,14 @@ def check_agreement(game: object, depth: int | None = None) -> SearchResult:
 
 
 def check_bounds(result: SearchResult, exact: SearchResult) -> None:
-    """Each root move's value is exact, or a bound on the true value, as ``move_bounds`` says."""
+    """Each root move's value is ``exact``'s, or a bound on it, as ``move_bounds`` says: "exact"
+    where the result is the game's value, "estimate" where it rests on the evaluation at the
+    depth limit (alpha-beta may prove the game's value where minimax reaches the limit)."""
     for move, value in result.move_values.items():
         true = exact.move_values[move]
         bound = result.move_bounds[move]
-        assert {"exact": value == true, "upper": true <= value,
+        assert bound != ("estimate" if result.exact else "exact"), (move, bound)
+        assert {"exact": value == true, "estimate": value == true, "upper": true <= value,
                 "lower": true >= value}[bound], (move, bound, value, true)
 
 

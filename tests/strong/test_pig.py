@@ -63,12 +63,19 @@ def test_pig_past_the_exact_limit_is_within_its_bound(monkeypatch: pytest.Monkey
 
 def test_depth_first_search_says_pig_is_not_exact() -> None:
     """Expectiminimax meets Pig's repeated positions through the dice, says its value is not
-    exact and why; the strong solver's value differs from it."""
+    exact and why, and calls no move's value exact; the strong solver's value differs from it."""
     game = gdl.load(PIG, goal=5)
     searched = expectiminimax(game, table=True)
     assert not searched.exact and searched.stats.chance_repetitions > 0
     assert "strong solver" in searched.inexact_reason
     assert searched.value != solve_strong(game, tiers=False).value
+    # No move's value is called exact either (its bound said "exact"), and with a depth limit
+    # too, the reason gives both causes (it gave the first alone).
+    assert set(searched.move_bounds.values()) == {"estimate"}
+    limited = expectiminimax(game, depth=4)
+    assert limited.inexact_reason.startswith("the search stopped 4 moves ahead")
+    assert "; and positions repeat through chance nodes (" in limited.inexact_reason
+    assert set(limited.move_bounds.values()) == {"estimate"}
 
 
 def test_the_counts_by_value_are_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
