@@ -67,6 +67,24 @@ def test_svg_is_written_to_a_file(tmp_path: Path) -> None:
     assert picture.count("pruned") == 2
 
 
+def test_an_output_file_gdl_cannot_write_is_refused(tmp_path: Path, capsys: object) -> None:
+    """`-o a.png` wrote text into a.png; `-o` into a folder that does not exist was an internal
+    error.  Both are refused in words (status 2, nothing written); `.svg` and `.txt` name their
+    formats."""
+    aima = "games/textbook/aima.gdl"
+    assert main(["tree", aima, "-o", str(tmp_path / "a.png")]) == 2
+    assert capsys.readouterr().err.startswith(  # type: ignore[attr-defined]
+        "gdl tree: error: gdl tree writes text, Graphviz dot or SVG, not .png")
+    assert main(["tree", aima, "-o", str(tmp_path / "none" / "a.svg")]) == 2
+    assert capsys.readouterr().err == (  # type: ignore[attr-defined]
+        f"gdl tree: error: cannot write {tmp_path / 'none' / 'a.svg'}: No such file or directory\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
+    assert main(["tree", aima, "-o", str(tmp_path / "a.svg")]) == 0
+    assert main(["tree", aima, "-o", str(tmp_path / "a.txt")]) == 0
+    assert (tmp_path / "a.svg").read_text().startswith("<svg")
+    assert leaf_values((tmp_path / "a.txt").read_text()) == [3, 12, 8, 2, 14, 5, 2]
+
+
 def test_max_nodes_keeps_big_trees_readable(capsys: object) -> None:
     text = tree(capsys, "games/tictactoe.gdl", "--depth", "2", "--max-nodes", "5")
     assert "more nodes not shown (raise --max-nodes)" in text

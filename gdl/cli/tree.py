@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                       help="the searcher (default: alphabeta; maxn for more than two players, whose tree shows "
                       "every player's payoff at each node and the player who chose it)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
-    tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, else text)")
+    tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, .txt, .dot or .gv, .svg; else text)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
     tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     return tree
@@ -310,9 +311,25 @@ def _own_svg(root: Drawn, left_out: int) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _format_of(output: str | None) -> str:
+    """The drawing's format named by the -o file's extension: text without a file or for
+    `.txt` and no extension; an extension gdl cannot write (`.png`) is refused, not filled
+    with text."""
+    if output is None:
+        return "text"
+    name = os.path.basename(output)
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    chosen = {"svg": "svg", "dot": "dot", "gv": "dot", "txt": "text", "": "text"}.get(extension)
+    if chosen is None:
+        raise UsageError(f"gdl tree writes text, Graphviz dot or SVG, not .{extension} (`{output}`): name the file "
+                         ".txt, .dot or .svg, or give --format")
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
     """Search with a trace and draw it."""
     check_search_limits(args)
+    chosen = args.format or _format_of(args.output)
     game = load_game(args)
     if args.max_nodes < 1:
         raise UsageError("--max-nodes must be at least 1")
@@ -323,15 +340,14 @@ def run(args: argparse.Namespace) -> int:
     except SearchError as error:
         raise UsageError(f"{error} (gdl tree draws minimax, alpha-beta and max^n searches)") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
-    chosen = args.format
-    if chosen is None:
-        extension = (args.output or "").rsplit(".", 1)[-1].lower()
-        chosen = {"svg": "svg", "dot": "dot", "gv": "dot"}.get(extension, "text")
     render = {"text": render_text, "dot": render_dot, "svg": render_svg}[chosen]
     text = render(root, left_out)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as file:
-            say(text, to=file, end="")
+        try:
+            with open(args.output, "w", encoding="utf-8") as file:
+                say(text, to=file, end="")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror or error}") from None
     else:
         say(text, end="")
         if chosen == "text":
