@@ -60,7 +60,7 @@ def solve_strong(
     """
     with held_for_writing(out) if out is not None else nullcontext(), without_collections():
         if out is not None:
-            check_replaceable(out)  # locked first: another solve may be writing it
+            check_replaceable(out, (meta or {}).get("title"))  # locked first: another solve may be writing it
         if tiers if tiers is not None else has_tiers(game):
             try:
                 return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,

@@ -91,10 +91,12 @@ def rows_of(keys: list[bytes], values: list[Value], remoteness: Sequence[int], b
                       [None if b == NO_MOVE else b for b in best]), key=itemgetter(0))  # keys differ: half the time
 
 
-def check_replaceable(path: str | Path) -> None:
+def check_replaceable(path: str | Path, title: str | None = None) -> None:
     """Raise TablebaseError unless a new tablebase may be written at ``path``: where there is
     nothing yet, an empty file or a tablebase (complete or not, to rebuild), never over another
-    file (a game file given as the tablebase by mistake)."""
+    file (a game file given as the tablebase by mistake), nor over the complete tablebase of a
+    game of another ``title`` (hours of solving lost to a wrong file name; the same game with
+    other parameters or an edited file is rebuilt)."""
     path = Path(path)
     if not os.path.lexists(path) or (path.is_file() and path.stat().st_size == 0):
         return
@@ -107,14 +109,29 @@ def check_replaceable(path: str | Path) -> None:
             raise TablebaseError(f"{path} cannot be read ({error}), so nothing is written over it; "
                                  "name a new file, or let this user read that one") from None
         try:
-            if connection.execute("SELECT 1 FROM meta WHERE name = 'format'").fetchone() is not None:
-                return
+            meta = dict(connection.execute(
+                "SELECT name, value FROM meta WHERE name IN ('format', 'title', 'complete')"))
         except sqlite3.Error:
-            pass
+            meta = {}
         finally:
             connection.close()
+        if "format" in meta:
+            _check_same_title(path, meta, title)
+            return
     raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
                          "name a new file (or a tablebase to rebuild), or remove that one first")
+
+
+def _check_same_title(path: Path, meta: dict[str, str], title: str | None) -> None:
+    """Raise TablebaseError if the tablebase at ``path`` (its ``meta`` rows, as stored) is the
+    complete one of a game of another title than ``title``."""
+    try:
+        complete, old_title = json.loads(meta.get("complete", "false")), json.loads(meta.get("title", "null"))
+    except ValueError:  # unreadable metadata: a tablebase no one can use, to rebuild
+        return
+    if title is not None and complete is True and old_title is not None and old_title != title:
+        raise TablebaseError(f"{path} holds the tablebase of another game, \"{old_title}\", so it is not "
+                             "written over; name a new file, or remove that one first")
 
 
 @contextmanager

@@ -420,7 +420,7 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
                                                                tmp_path: Path) -> None:
     """--out naming the game file itself (or any file but a tablebase, or a folder) is refused
     before the solve, the file left as it was; a tablebase there, even one left incomplete, is
-    rebuilt."""
+    rebuilt, unless it is the complete tablebase of another game."""
     game = tmp_path / "tictactoe.gdl"
     text = Path(TICTACTOE).read_text(encoding="utf-8")
     game.write_text(text, encoding="utf-8")
@@ -442,6 +442,18 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
         connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
     assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt))[0] == 0
     assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
+    # Another game's complete tablebase is kept (Nim went over tic-tac-toe's in silence); the
+    # same game with other parameters, or an incomplete tablebase of another game, is rebuilt.
+    nim = str(ROOT / "games" / "nim.gdl")
+    assert run(capsys, "solve", nim, "--strong", "--out", str(rebuilt)) == (
+        2, "", f"gdl solve: error: {rebuilt} holds the tablebase of another game, \"Tic-tac-toe\", so it is not "
+               "written over; name a new file, or remove that one first\n")
+    assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
+    assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt), "-p", "size=3")[0] == 0
+    with sqlite3.connect(rebuilt) as connection:
+        connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
+    assert run(capsys, "solve", nim, "--strong", "--out", str(rebuilt))[0] == 0
+    assert gdl.Tablebase(rebuilt).meta["title"] == "Nim"
 
 
 @pytest.mark.parametrize("args, message", [
