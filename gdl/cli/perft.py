@@ -19,7 +19,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         epilog="example:\n  gdl perft games/tictactoe.gdl --depth 9 --json   # 127872",
     )
     parser.add_argument("--depth", type=int, required=True, metavar="N", help="the number of moves")
-    parser.add_argument("--json", action="store_true", help='print {"depth": N, "nodes": COUNT}')
+    parser.add_argument("--json", action="store_true", help='print {"depth": N, "nodes": COUNT, "seconds": S}')
     return parser
 
 
