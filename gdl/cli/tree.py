@@ -39,7 +39,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                       help="the searcher (default: alphabeta; maxn for more than two players, whose tree shows "
                       "every player's payoff at each node and the player who chose it)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
-    tree.add_argument("--format", choices=("text", "dot", "svg"), help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, .txt, .dot or .gv, .svg; else text)")
+    tree.add_argument("--format", choices=("text", "dot", "svg"),
+                      help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, .txt, .dot "
+                      "or .gv, .svg; else text)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
     tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     return tree
