@@ -56,7 +56,7 @@ _SHOWN = 120
 def _around(line: str, at: int) -> tuple[str, int]:
     """A long ``line`` cut to ``_SHOWN`` characters around the place ``at``, with ``...`` for
     what was cut, and the place in what is shown."""
-    if len(line) <= _SHOWN:
+    if len(line) <= _SHOWN + 6:  # the marks of two cuts would make it no shorter
         return line, at
     start = min(max(0, at - _SHOWN // 2), len(line) - _SHOWN)
     end = start + _SHOWN

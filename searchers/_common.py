@@ -339,6 +339,9 @@ def run(
             outcome = iterate(UNLIMITED if depth is None else depth, None)
         except KeyboardInterrupt:
             outcome = interrupted(game, root, budget)
+            # The outcome made from the root moves finished cannot tell whether they met the
+            # depth limit; without one, they were searched to the end.
+            outcome.hit_horizon = depth is not None
         reached = counters.deepest if depth is None else depth
     tracer = outcome.tracer
     table = counters.table

@@ -302,6 +302,18 @@ def test_a_limit_no_search_can_use_is_refused(args: list[str], message: str) -> 
     no_traceback(run)
 
 
+def test_bounds_on_estimates_are_called_so() -> None:
+    """At a depth limit alpha-beta's bounds are bounds on estimates, not on the game's value
+    (the words said "the search proved only that these moves are no better"); to the end, the
+    words are as before."""
+    limited = gdl("solve", "games/connect.gdl", "-p", "rows=4", "-p", "cols=4", "--depth", "2")
+    assert limited.returncode == 0
+    assert ("  (<= and >= are bounds: the search proved only that these moves are no better than the estimate "
+            "of the best)\n") in limited.stdout
+    whole = gdl("solve", "games/tictactoe.gdl")
+    assert "  (<= and >= are bounds: the search proved only that these moves are no better)\n" in whole.stdout
+
+
 def test_no_command_is_a_usage_error() -> None:
     run = gdl()
     assert run.returncode == 2

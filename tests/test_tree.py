@@ -81,6 +81,8 @@ def test_an_output_file_gdl_cannot_write_is_refused(tmp_path: Path, capsys: obje
     assert sorted(path.name for path in tmp_path.iterdir()) == []
     assert main(["tree", aima, "-o", str(tmp_path / "a.svg")]) == 0
     assert main(["tree", aima, "-o", str(tmp_path / "a.txt")]) == 0
+    assert main(["tree", aima, "-o", str(tmp_path / ".drawing")]) == 0  # a dotfile: no extension, text
+    assert leaf_values((tmp_path / ".drawing").read_text()) == [3, 12, 8, 2, 14, 5, 2]
     assert (tmp_path / "a.svg").read_text().startswith("<svg")
     assert leaf_values((tmp_path / "a.txt").read_text()) == [3, 12, 8, 2, 14, 5, 2]
 

@@ -348,7 +348,8 @@ class Match:
 
 def run(args: argparse.Namespace) -> int:
     """Play the game named on the command line."""
-    check_search_limits(args)
+    if args.tablebase is None:  # with one, any --depth or --time is refused below
+        check_search_limits(args)
     game = load_game(args)
     human: str | None = game.players[0]
     if args.human is not None:

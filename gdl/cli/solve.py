@@ -210,7 +210,9 @@ def result_text(game: Any, result: Any) -> str:
             tried = "" if result.visits is None else f"  ({result.visits.get(move, 0):,} playouts)"
             lines.append(f"  {names[move].ljust(width)}  {sign}{value_text(value)}{tried}")
         if bounded:
-            lines.append("  (<= and >= are bounds: the search proved only that these moves are no better)")
+            estimated = "estimate" in result.move_bounds.values()  # the values rest on estimates
+            lines.append("  (<= and >= are bounds: the search proved only that these moves are no better"
+                         + (" than the estimate of the best)" if estimated else ")"))
     stats = result.stats
     counted = f", {stats.iterations:,} playouts" if result.visits is not None else ""
     lines.append(

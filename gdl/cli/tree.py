@@ -40,8 +40,8 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                       "every player's payoff at each node and the player who chose it)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
     tree.add_argument("--format", choices=("text", "dot", "svg"),
-                      help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension, .txt, .dot "
-                      "or .gv, .svg; else text)")
+                      help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension: .svg, .dot or "
+                      ".gv, and text for .txt, no extension or no -o; another extension is refused)")
     tree.add_argument("--max-nodes", type=int, default=300, metavar="N", help="draw at most N nodes (default 300)")
     tree.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     return tree
@@ -319,8 +319,7 @@ def _format_of(output: str | None) -> str:
     with text."""
     if output is None:
         return "text"
-    name = os.path.basename(output)
-    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    extension = os.path.splitext(output)[1].lstrip(".").lower()  # none for `.hidden`
     chosen = {"svg": "svg", "dot": "dot", "gv": "dot", "txt": "text", "": "text"}.get(extension)
     if chosen is None:
         raise UsageError(f"gdl tree writes text, Graphviz dot or SVG, not .{extension} (`{output}`): name the file "

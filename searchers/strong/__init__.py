@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._common import without_collections
-from ..protocol import Game
+from ..protocol import Game, game_name
 from ..results import SearchError
 from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
@@ -60,7 +60,8 @@ def solve_strong(
     """
     with held_for_writing(out) if out is not None else nullcontext(), without_collections():
         if out is not None:
-            check_replaceable(out, (meta or {}).get("title"))  # locked first: another solve may be writing it
+            # Locked first: another solve may be writing it.
+            check_replaceable(out, (meta or {}).get("title") or getattr(game, "title", None) or game_name(game))
         if tiers if tiers is not None else has_tiers(game):
             try:
                 return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,

@@ -82,6 +82,15 @@ def test_an_interrupted_exact_search_returns_the_best_root_move_it_finished(sear
     assert result.interrupted and not result.exact
     assert set(result.move_values) < set(game.actions(state))  # only the moves it finished
     assert result.move == max(result.move_values, key=result.move_values.__getitem__)
+    # Searched to the end, the moves it finished are exact or bounds, their values those of the
+    # whole search; the reason is the interruption alone (it also blamed an evaluation at a
+    # depth limit, with no limit and no evaluation, and called the moves "estimate").
+    assert result.inexact_reason == "the search was interrupted: this is the best found so far"
+    assert "estimate" not in result.move_bounds.values()
+    whole = search(game, state)
+    for move, value in result.move_values.items():
+        if result.move_bounds[move] == "exact":
+            assert value == whole.move_values[move]
 
 
 def test_an_interrupt_before_any_root_move_is_finished_propagates() -> None:

@@ -449,6 +449,10 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
         2, "", f"gdl solve: error: {rebuilt} holds the tablebase of another game, \"Tic-tac-toe\", so it is not "
                "written over; name a new file, or remove that one first\n")
     assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
+    from searchers.strong import solve_strong  # from Python, with no metadata: the game's own title
+    with pytest.raises(TablebaseError, match="holds the tablebase of another game, \"Tic-tac-toe\""):
+        solve_strong(gdl.load(nim), out=rebuilt)
+    assert gdl.Tablebase(rebuilt).meta["positions"] == 5478
     assert run(capsys, "solve", str(game), "--strong", "--out", str(rebuilt), "-p", "size=3")[0] == 0
     with sqlite3.connect(rebuilt) as connection:
         connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
