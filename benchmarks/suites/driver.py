@@ -15,6 +15,7 @@ the small version of the case (`--quick`'s)."""
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import io
 import shutil
@@ -49,6 +50,8 @@ def _old_searchers() -> tuple[ModuleType | None, str]:
     except (OSError, subprocess.CalledProcessError) as error:
         return None, f"the searchers of {BEFORE} could not be read with git ({error})"
     where = Path(tempfile.mkdtemp(prefix="gdl-bench-"))
+    # Deleted when the process ends, not now: the package may import its modules lazily.
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(where, filter="data")
     shutil.move(where / "searchers", where / _PACKAGE)
