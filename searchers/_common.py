@@ -309,9 +309,7 @@ def interrupted_outcome(game: Game, root: State, budget: Budget) -> Outcome:
     maximizing = game.to_move(root) == game.players[0]
     best = (max if maximizing else min)(values, key=values.__getitem__)
     bounds = {move: budget.root_bounds.get(move, "exact") for move in values}
-    outcome = Outcome(values[best], best, [best], dict(values), bounds, hit_horizon=True)
-    outcome.interrupted = True
-    return outcome
+    return Outcome(values[best], best, [best], dict(values), bounds)
 
 
 def run(
@@ -330,7 +328,8 @@ def run(
     """Run a search (iteratively deepened or not) and package its SearchResult.
 
     ``interrupted`` makes the outcome of a search stopped by Ctrl-C before its first
-    iteration ended, from what the budget kept of it.
+    iteration ended, from what the budget kept of it (marked here as interrupted, and as
+    cut off where a depth limit was given).
     """
     if deepening and depth != 0:
         outcome, reached = deepen(iterate, budget, depth)
@@ -338,10 +337,9 @@ def run(
         try:
             outcome = iterate(UNLIMITED if depth is None else depth, None)
         except KeyboardInterrupt:
+            # Made from the root moves finished, which met the depth limit if there was one.
             outcome = interrupted(game, root, budget)
-            # The outcome made from the root moves finished cannot tell whether they met the
-            # depth limit; without one, they were searched to the end.
-            outcome.hit_horizon = depth is not None
+            outcome.interrupted, outcome.hit_horizon = True, depth is not None
         reached = counters.deepest if depth is None else depth
     tracer = outcome.tracer
     table = counters.table

@@ -310,8 +310,6 @@ def _interrupted_outcome(payoffs: PayoffReader) -> Callable[[Game, State, Budget
         best = max(values, key=lambda move: values[move][me])  # max keeps the first of equals
         shown = {move: payoffs.show(vector) for move, vector in values.items()}
         bounds = {move: budget.root_bounds.get(move, EXACT) for move in values}
-        found = Outcome(shown[best], best, [best], shown, bounds, hit_horizon=True)
-        found.interrupted = True
-        return found
+        return Outcome(shown[best], best, [best], shown, bounds)
 
     return outcome

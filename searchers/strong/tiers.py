@@ -507,6 +507,8 @@ class _LookAhead:
 
     def step(self) -> bool:
         """Look up the next slice of keys, if any are left; whether any are left after it."""
+        if self.done == len(self.keys):  # the backward pass asks after every chunk
+            return False
         start, end = self.done, min(self.done + _LOOK_SLICE, len(self.keys))
         self.done = end
         keys = self.keys[start:end]
