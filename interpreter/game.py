@@ -17,6 +17,7 @@ from gdl.kinds import CELL
 from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
 from gdl.payoffs import outcome_range
+from gdl.specials import SPECIAL_DEFINITIONS
 from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, state_class, symbol, to_text
 from interpreter import runtime
 from interpreter.passes import Passes
@@ -140,6 +141,17 @@ def _value_shown(value: Any) -> str:
     if isinstance(value, str) and not isinstance(value, Symbol):
         text = '"' + text + '"'
     return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
+
+
+# A tier is kept as a signed 64-bit integer (in the strong solver's arrays and the tablebase).
+_TIER_LEAST, _TIER_MOST = -(1 << 63), (1 << 63) - 1
+
+
+def _tier_problem(tier: Any) -> str:
+    """What is wrong with a value `tier` gave: not an integer, or one too large to keep."""
+    if type(tier) is not int:
+        return f"`tier` must be an integer ({SPECIAL_DEFINITIONS['tier'][1]}), got {_value_shown(tier)}"
+    return f"`tier` must lie between -2**63 and 2**63 - 1 (it is kept in 64 bits), got {tier}"
 
 
 def _normal(text: str) -> str:
@@ -633,6 +645,8 @@ class Game(BaseGame):
             tier: int = self._tier(state)
         except Exception as error:
             raise self._rule_error(error, state, "tier") from None
+        if type(tier) is not int or not _TIER_LEAST <= tier <= _TIER_MOST:
+            raise self._rule_failure(_tier_problem(tier), "tier", state)
         return tier
 
     def tier_error(self, state: State, move: Any, child: State) -> GdlError:

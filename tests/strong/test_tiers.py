@@ -364,6 +364,25 @@ def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: py
     assert "    tier = pile\n    ^\nin the state:\n    pile = 5\n    mover = A" in err
 
 
+@pytest.mark.parametrize("tier, shown", [
+    ('"late" if pile < 3 else 5 - pile', 'got "late"'),
+    ("(1, 2) if pile < 3 else 5 - pile", "got (1, 2)"),
+    ("2**63 + 5 - pile", "must lie between -2**63 and 2**63 - 1 (it is kept in 64 bits), got 92233720368547758"),
+])
+@pytest.mark.parametrize("command", [["solve", "--strong"], ["check", "--deep"]])
+def test_a_tier_that_is_no_integer_of_64_bits_is_an_error_at_tier(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], tier: str, shown: str, command: list[str]) -> None:
+    """A `tier` the checker lets through (its kind may be an integer) that gives a string, a
+    tuple or an integer past 64 bits at run time stops the solve, and `gdl check --deep`, at the
+    `tier` line, quoting the value (it was an internal error)."""
+    path = tmp_path / "falling.gdl"
+    path.write_text(FALLING.replace("tier = pile", f"tier = {tier}"))
+    assert main([command[0], str(path), command[1]]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:13:1: error: `tier` must " in err and shown in err
+    assert "internal error" not in err
+
+
 def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """A game without `tier` is solved in one process, in memory, and the output says so."""
     assert main(["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--workers", "2"]) == 0
