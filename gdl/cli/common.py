@@ -180,8 +180,9 @@ def add_command(commands: Subcommands, name: str, *, help: str, description: str
     return parser
 
 
-def parse_params(assignments: Sequence[str], file: str | None = None) -> dict[str, Any]:
-    """`-p NAME=VALUE` options as parameter overrides; VALUE is written as in the language."""
+def parse_params(assignments: Sequence[str], file: str | None = None, game_file: bool = True) -> dict[str, Any]:
+    """`-p NAME=VALUE` options as parameter overrides; VALUE is written as in the language.  A
+    mistake is said of ``file``, at the parameter's line where it is the ``game_file``."""
     params: dict[str, Any] = {}
     for assignment in assignments:
         name, sep, text = assignment.partition("=")
@@ -192,7 +193,7 @@ def parse_params(assignments: Sequence[str], file: str | None = None) -> dict[st
             params[name] = parse_value(text, f"-p {name}")
         except GdlError as error:
             mistake = GdlParamError(f"-p {name}: {error.message}", file=file)
-            raise mistake if file is None else locate_param(mistake, file, name) from None
+            raise mistake if file is None or not game_file else locate_param(mistake, file, name) from None
     return params
 
 

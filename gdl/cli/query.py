@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the answers for the position after the moves."""
     base = Tablebase(args.file)
     if args.param:  # the ones given are checked; the others are the tablebase's
-        given = parse_params(args.param, args.file)
+        given = parse_params(args.param, args.file, game_file=False)
         unknown = [name for name in given if name not in base.game.params]
         if unknown:  # said of the tablebase: its game file may be elsewhere, or nowhere, here
             known = ", ".join(base.game.params) or "none"

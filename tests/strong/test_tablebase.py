@@ -179,6 +179,12 @@ def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[st
     assert status == 1
     assert err == (f"{out}: error: the tablebase's game has no parameter `row`; did you mean `rows`? "
                    "(its parameters: rows, cols, k)\n")
+    # A value not written as in the language is said of the tablebase too (it was looked for as a
+    # line of the database, read as the game's text).
+    for text in ("k=", "k=(1,"):
+        status, _, err = run(capsys, "query", str(out), "-p", text)
+        assert status == 1
+        assert err == f"{out}: error: -p k: `{text[2:]}` is not a value written as in the language (e.g. 5, true, (3, 4, 5))\n"
 
 
 def test_query_gives_an_exact_value_as_a_fraction_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
