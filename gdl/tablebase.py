@@ -138,6 +138,11 @@ class Tablebase:
                     "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
                     "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
                     "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
+            written = self.meta["params"], self.meta["game_text"], self.meta.get("file")
+            if not isinstance(written[0], dict) or not all(isinstance(text, str) for text in written[0].values()) \
+                    or not isinstance(written[1], str) or not isinstance(written[2], str):
+                raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "
+                                        f"file name, text and parameters as gdl writes them", file=str(self.path))
             params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
             # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
             self.game: Game = build(self.meta["game_text"], self.meta["file"], params)
@@ -161,7 +166,8 @@ class Tablebase:
             raise GdlTablebaseError(str(error), file=str(self.path)) from None
         if found is None:
             raise GdlTablebaseError(
-                "this position is not in the tablebase: it cannot be reached from the start",
+                "this position is not in the tablebase: every position reached from the start by legal moves "
+                "is, so either this one cannot be reached, or the tablebase is damaged (rows lost)",
                 file=str(self.path),
             )
         return found
@@ -183,7 +189,13 @@ class Tablebase:
     def best_move(self, state: Any) -> Any:
         """The best move in ``state`` (None in a finished game or at a chance node)."""
         best = self._row(state)[2]
-        return None if best is None else self.game.actions(state)[best]
+        if best is None:
+            return None
+        moves = self.game.actions(state)
+        if best >= len(moves):
+            raise GdlTablebaseError(f"the tablebase is damaged: it gives move {best + 1} as the best of a "
+                                    f"position with {len(moves)} moves", file=str(self.path))
+        return moves[best]
 
     def check_game(self, game: Any) -> None:
         """Raise GdlTablebaseError unless this tablebase solves ``game`` (same file, same parameters)."""

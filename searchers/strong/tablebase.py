@@ -77,6 +77,11 @@ def read_value(stored: int | float | str) -> Value:
     return stored
 
 
+def _count_or_none(stored: Any) -> bool:
+    """Whether a stored remoteness or move index is one: None, or an integer 0 or more."""
+    return stored is None or (type(stored) is int and stored >= 0)
+
+
 def read_only_uri(path: str | Path) -> str:
     """The SQLite URI that opens ``path`` read-only: the path percent-encoded, so that a file
     name with `?`, `#` or `%` in it names that file."""
@@ -389,7 +394,15 @@ class TablebaseReader:
             raise TablebaseError(f"the tablebase cannot be read ({error})") from None
         if found is None:
             return None
-        return read_value(found[0]), found[1], found[2]
+        stored, remoteness, best = found
+        try:
+            value = read_value(stored) if type(stored) in (int, float, str) else None
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None or not _count_or_none(remoteness) or not _count_or_none(best):
+            raise TablebaseError(f"the tablebase is damaged: the row of key {key.hex()} holds value {stored!r}, "
+                                 f"remoteness {remoteness!r}, best move {best!r}")
+        return value, remoteness, best
 
     def close(self) -> None:
         """Close the file."""

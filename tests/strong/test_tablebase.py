@@ -243,6 +243,43 @@ def test_a_tablebase_of_an_earlier_format_is_refused(capsys: pytest.CaptureFixtu
         gdl.Tablebase(path)
 
 
+START_KEY = "74027509017305656d707479730158"  # the empty board, X to move (format 3)
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("UPDATE positions SET best = 99", "it gives move 100 as the best of a position with 9 moves"),
+    ("UPDATE positions SET value = 'abc'", f"the row of key {START_KEY} holds value 'abc', remoteness 9"),
+    ("UPDATE positions SET value = '1/0'", "holds value '1/0'"),
+    ("UPDATE positions SET value = x'00'", "holds value b'\\x00'"),
+    ("UPDATE positions SET remoteness = 'x'", "remoteness 'x', best move 0"),
+    ("UPDATE positions SET best = -3", "best move -3"),
+    ("UPDATE meta SET value = '[]' WHERE name = 'params'", "its metadata does not hold its game's file name"),
+    (f"DELETE FROM positions WHERE key = x'{START_KEY}'",
+     "this position is not in the tablebase: every position reached from the start by legal moves is, so "
+     "either this one cannot be reached, or the tablebase is damaged (rows lost)"),
+])
+def test_a_damaged_tablebase_is_said_to_be(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
+                                           tmp_path: Path, damage: str, said: str) -> None:
+    """Rows and metadata changed behind gdl's back (a best move past the position's moves, a
+    value that is no number, a remoteness that is no count, parameters that are no map, the
+    start's row gone) are said of the tablebase by `gdl query`, `gdl play` and the Python API,
+    never an internal error."""
+    import shutil
+
+    path = tmp_path / "damaged.sqlite"
+    shutil.copy(tictactoe_db, path)
+    assert stable_key(gdl.load(TICTACTOE).initial_state()).hex() == START_KEY
+    with sqlite3.connect(path) as connection:
+        connection.execute(damage)
+    status, out, err = run(capsys, "query", str(path))
+    assert (status, out) == (1, "") and err.startswith(f"{path}: error: ") and said in err
+    status, _, err = run(capsys, "play", TICTACTOE, "--tablebase", str(path), "--as", "none")
+    assert status == 1 and said in err and "internal error" not in err
+    with pytest.raises(gdl.GdlTablebaseError, match="damaged"):
+        base = gdl.Tablebase(path)
+        base.value(base.game.initial_state()), base.best_move(base.game.initial_state())
+
+
 def test_an_interrupted_build_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while the positions are written: exit status 130, and the half-written file is
