@@ -264,11 +264,16 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
                        help="solve every position reachable from the start: value, remoteness and best move")
     group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
     group.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="expand positions in N processes (for a game that declares a `tier`)")
+                       help=f"expand positions in N processes (for a game that declares a `tier`; at most {_WORKERS_A_CORE} a core)")
     group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
                        "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
     group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
                        help=f"where dice repeat positions, iterate values until each cycle's are known within X (default {DEFAULT_TOLERANCE:g})")
+
+
+# Worker processes a core at most: a few more than the cores may help when some wait; many more
+# only take turns (a thousand took half a minute to start and stop for tic-tac-toe).
+_WORKERS_A_CORE = 4
 
 
 def check_strong_options(args: argparse.Namespace) -> None:
@@ -291,6 +296,11 @@ def check_strong_options(args: argparse.Namespace) -> None:
         raise UsageError("--tolerance must be a positive number")
     if args.workers < 1:
         raise UsageError("--workers must be 1 or more")
+    cores = os.cpu_count() or 1
+    if args.workers > _WORKERS_A_CORE * cores:
+        raise UsageError(f"--workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
+                         f"at most {_WORKERS_A_CORE * cores} ({_WORKERS_A_CORE} a core); more would only take "
+                         "turns on the cores, each a process with its own copy of the game")
 
 
 class StrongProgressLine:

@@ -1255,6 +1255,20 @@ def test_more_workers_than_cores_are_started_with_a_word(monkeypatch: pytest.Mon
     assert capsys.readouterr().err == ""
 
 
+def test_many_more_workers_than_cores_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Four workers a core at most: nine on a machine of two cores are refused before any
+    process starts (a thousand took half a minute to start and stop); eight are taken."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    nim = ["solve", str(ROOT / "games" / "nim.gdl"), "--strong", "-p", "piles=(1, 2)"]
+    assert main([*nim, "--workers", "9"]) == 2
+    assert capsys.readouterr().err == (
+        "gdl solve: error: --workers 9 on a machine with 2 cores: at most 8 (4 a core); more would only take "
+        "turns on the cores, each a process with its own copy of the game\n")
+    assert main([*nim, "--workers", "8"]) == 0
+    assert "Nim: First wins (value 1)" in capsys.readouterr().out
+
+
 def test_options_a_game_has_no_use_for_are_ignored_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
     """The subtraction game declares no `tier`: --workers and --ray are ignored, and the solve
     says so, then solves in one process (15 stones, 1 or 2 a take: a multiple of 3, so the
