@@ -366,6 +366,8 @@ def run(args: argparse.Namespace) -> int:
                               ("--depth", args.depth), ("--time", args.time)):
             if given is not None:
                 raise UsageError(f"--tablebase plays perfectly at once; it takes no {option}")
+        if not args.tablebase:  # Path("") is the current folder
+            raise UsageError("--tablebase needs a file name")
         match.tablebase = Tablebase(args.tablebase)
         match.tablebase.check_game(game)
     elif match.algorithm != "mcts":  # refused before the first move, as `gdl solve` refuses it

@@ -9,6 +9,7 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     Subcommands, by_move_name, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say,
+    UsageError,
 )
 from gdl.resolve import Resolver
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
@@ -29,7 +30,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     query.add_argument("file", metavar="DB", help="the tablebase (.sqlite)")
-    query.add_argument("moves", nargs="*", metavar="MOVE", help="moves from the start, as the game prints them")
+    query.add_argument("moves", nargs="*", default=[], metavar="MOVE", help="moves from the start, as the game prints them")
     query.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
         help="a parameter the tablebase must have been solved with (repeatable; the others are not "
@@ -89,6 +90,8 @@ def answers(base: Tablebase, state: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the answers for the position after the moves."""
+    if not args.file:  # Path("") is the current folder
+        raise UsageError("DB needs a file name")
     base = Tablebase(args.file)
     if args.param:  # the ones given are checked; the others are the tablebase's
         given = parse_params(args.param, args.file, game_file=False)

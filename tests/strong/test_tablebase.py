@@ -618,6 +618,17 @@ def test_query_tells_a_missing_file_from_one_that_is_not_a_file(capsys: pytest.C
         assert run(capsys, "query", "/dev/null")[::2] == (1, "/dev/null: error: this is not a file, so not a tablebase\n")
 
 
+def test_an_empty_tablebase_name_and_none_at_all_are_said_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty name is no file name (it was taken for the current folder, "."), and `gdl query`
+    without arguments asks for DB alone: moves are optional."""
+    assert run(capsys, "query", "")[::2] == (2, "gdl query: error: DB needs a file name\n")
+    assert run(capsys, "play", TICTACTOE, "--tablebase", "")[::2] == (2, "gdl play: error: --tablebase needs a file name\n")
+    with pytest.raises(SystemExit) as stopped:
+        main(["query"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.endswith("gdl query: error: the following arguments are required: DB\n")
+
+
 def test_a_file_system_without_locks_still_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where flock fails for want of locks (ENOLCK on some network file systems), the solve goes
     on unlocked, as on a system without flock, rather than claim another solve is writing."""
