@@ -140,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
         say(f"every outcome of the dice (its probability, the value for {game.players[0]}):")
     for name, value in found["move_values"].items():
         chance = "" if chances is None else f"{number_text(chances[name])}  "
-        say(f"  {name.ljust(width)}  {chance}{number_text(value)}"
-            f"{_remoteness_text(found['move_remoteness'][name], short=True)}")
+        # With dice only a finished game has a remoteness (0): no column for it.
+        ends = "" if base.has_chance else _remoteness_text(found["move_remoteness"][name], short=True)
+        say(f"  {name.ljust(width)}  {chance}{number_text(value)}{ends}")
     return 0
 
 
