@@ -651,9 +651,10 @@ class Game(BaseGame):
 
     def tier_error(self, state: State, move: Any, child: State) -> GdlError:
         """The error for a move that goes down a tier, located at `tier`."""
+        what, which = ("the outcome of the dice", "outcome") if self.is_chance(state) else ("the move", "move")
         return self._rule_failure(
-            f"the move {self.format_move(move)} goes from tier {self.tier(state)} down to tier "
-            f"{self.tier(child)}: no move may lower `tier`", "tier", state)
+            f"{what} {self.format_move(move)} goes from tier {self.tier(state)} down to tier "
+            f"{self.tier(child)}: no {which} may lower `tier`", "tier", state)
 
     @typeguard_ignore
     def position(self, state: State) -> Any:

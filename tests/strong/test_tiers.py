@@ -364,6 +364,39 @@ def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: py
     assert "    tier = pile\n    ^\nin the state:\n    pile = 5\n    mover = A" in err
 
 
+DICE_FALLING = """\
+game "DiceFalling"
+players A, B
+state:
+    n = 5
+    mover = A
+    rolled = false
+to_move = chance if not rolled else mover
+outcomes = [(-1, 1/2), (1, 1/2)]
+moves = [0]
+result(m):
+    if not rolled:
+        n += m
+        rolled = true
+    else:
+        rolled = false
+        mover = other(mover)
+terminal = n > 7
+utility = 1
+tier = n
+"""
+
+
+def test_an_outcome_of_the_dice_into_a_lower_tier_is_called_so(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A throw of -1 lowers `tier = n`: the error names an outcome of the dice, not a move."""
+    path = tmp_path / "dice_falling.gdl"
+    path.write_text(DICE_FALLING)
+    assert main(["solve", str(path), "--strong"]) == 1
+    assert (f"{path}:19:1: error: the outcome of the dice -1 goes from tier 5 down to tier 4: no outcome may "
+            "lower `tier`") in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("tier, shown", [
     ('"late" if pile < 3 else 5 - pile', 'got "late"'),
     ("(1, 2) if pile < 3 else 5 - pile", "got (1, 2)"),
