@@ -303,6 +303,10 @@ def check_strong_options(args: argparse.Namespace) -> None:
                          "turns on the cores, each a process with its own copy of the game")
 
 
+# Seconds of a strong solve before its live line is drawn (a phase may begin sooner).
+_QUIET_SECONDS = 1.0
+
+
 class StrongProgressLine:
     """The live line while a strong solve runs (on a terminal): phase, positions, rate and
     time; elsewhere only the phase and positions, kept for a word on where a stop came."""
@@ -320,7 +324,7 @@ class StrongProgressLine:
             self.phase, self.phase_began = progress.phase, self.last
         self.last = progress.seconds
         self.positions = progress.positions
-        if not self.draw:
+        if not self.draw or progress.seconds < _QUIET_SECONDS:  # a quick solve draws no line
             return
         spent = progress.seconds - self.phase_began
         rate = progress.done / spent if spent > 0 else 0  # ``done`` counts this phase's work alone

@@ -135,7 +135,8 @@ class StrongResult:
 
 
 class Reporter:
-    """Calls the progress callback at most four times a second, after the first second."""
+    """Calls the progress callback at most four times a second after the first second, and at
+    once when the phase changes (so that a stop is said of the phase it came in)."""
 
     def __init__(self, progress: Callable[[StrongProgress], None] | None) -> None:
         """Start the clock."""
@@ -145,6 +146,8 @@ class Reporter:
         self.positions = 0
         self.tier: int | None = None
         self.offset = 0  # work done in the phase's earlier tiers
+        self.phase = ""  # the phase last reported
+        self.untold: StrongProgress | None = None  # the last step, if not reported
 
     def __call__(self, phase: str, done: int) -> None:
         """Report ``done`` units of work in ``phase`` (beyond ``offset``) if it is time to."""
@@ -152,9 +155,20 @@ class Reporter:
             return
         done += self.offset
         now = perf_counter()
-        if now >= self.next_report:
-            self.next_report = now + 0.25
-            self.progress(StrongProgress(phase, max(self.positions, done), done, now - self.started, self.tier))
+        step = StrongProgress(phase, max(self.positions, done), done, now - self.started, self.tier)
+        if now >= self.next_report or phase != self.phase:
+            if now >= self.next_report:
+                self.next_report = now + 0.25
+            self.phase, self.untold = phase, None
+            self.progress(step)
+        else:
+            self.untold = step
+
+    def tell_last(self) -> None:
+        """Report the last step if it was not: a solve stopped says how far it got."""
+        if self.progress is not None and self.untold is not None:
+            self.progress(self.untold)
+            self.untold = None
 
 
 def check_game(game: Game, tolerance: float) -> None:
@@ -287,11 +301,16 @@ def solve_in_memory(
         report.positions = step.positions
         report("discovering", step.expanded)
 
-    graph = discover(game, progress=growing)
-    graph.has_chance = CHANCE in graph.kind  # dice declared but never thrown: solved as a game without
-    report.positions = graph.size
-    discovered = perf_counter()
-    solution = solve_graph(graph, tolerance, report)
+    try:
+        graph = discover(game, progress=growing)
+        graph.has_chance = CHANCE in graph.kind  # dice declared but never thrown: solved as a game without
+        report.positions = graph.size
+        discovered = perf_counter()
+        report("solving", 0)
+        solution = solve_graph(graph, tolerance, report)
+    except BaseException:  # Ctrl-C, an error: the caller may say how far the solve got
+        report.tell_last()
+        raise
     finished = perf_counter()
     seconds = finished - started
     stats = StrongStats(

@@ -566,8 +566,9 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     known: deque[_Known] = deque()  # the tiers solved last, the oldest first
     done: tuple[TierGraph, Solution] | None = None  # the tier solved last, not yet written out nor counted
     ahead: _LookAhead | None  # the look-up of the answers the tier to solve next reaches
-    upcoming, ahead = _read_ahead(scratch, tiers[-1], runner, known, writer)
     report.offset = 0
+    report("solving", 0)
+    upcoming, ahead = _read_ahead(scratch, tiers[-1], runner, known, writer)
     for place in reversed(range(len(tiers))):
         assert ahead is not None
         runner.commit()  # the rows of the tiers solved before, read back by ``_LookAhead``
@@ -735,6 +736,9 @@ def solve_by_tiers(
         ))
         writer.finish({**(meta or {}), **solved_meta(result)})
         return result
+    except BaseException:  # Ctrl-C, SIGTERM, an error: the caller may say how far the solve got
+        report.tell_last()
+        raise
     finally:
         # A second Ctrl-C (a terminal's, or `timeout`'s to the process and again to its group)
         # must not cut the cleaning up short and leave the workers' files: it comes after.

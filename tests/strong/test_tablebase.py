@@ -574,6 +574,38 @@ def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
     assert run(capsys, "solve", TICTACTOE, "--strong") == (130, "", "gdl solve: interrupted\n")
 
 
+@pytest.mark.parametrize("tiers", [True, False])
+def test_each_phase_is_reported_as_it_begins_even_in_a_quick_solve(tiers: bool) -> None:
+    """Progress is reported at most four times a second after the first second, and at once
+    when a phase begins: tic-tac-toe (a tenth of a second) reports discovering, then solving,
+    so that a stop is said of the phase it came in (a stop at 1.5 s in connect 4x4, still
+    finding positions, did not say so; one at 2.5 s, solving, said it was still finding them)."""
+    from searchers.strong import solve_strong
+
+    phases: list[str] = []
+    solve_strong(gdl.load(TICTACTOE), tiers=tiers, progress=lambda step: phases.append(step.phase))
+    assert [phase for place, phase in enumerate(phases) if place == 0 or phases[place - 1] != phase] == [
+        "discovering", "solving"]
+
+
+def test_a_stopped_solve_reports_its_last_step() -> None:
+    """Within the first second only a phase's beginning is reported; the steps after it are
+    held, and the last one is told when the solve stops (the count of positions found said
+    "5 so far" of connect 4x4 stopped after a second, with 80,000 found)."""
+    from searchers.strong.solver import Reporter
+
+    told: list[tuple[str, int]] = []
+    report = Reporter(lambda step: told.append((step.phase, step.positions)))
+    report.positions = 5
+    report("discovering", 1)
+    report.positions = 81_875
+    report("discovering", 40_000)
+    assert told == [("discovering", 5)]
+    report.tell_last()
+    report.tell_last()  # told once
+    assert told == [("discovering", 5), ("discovering", 81_875)]
+
+
 def test_build_tablebase_writes_what_gdl_reads_back(tmp_path: Path) -> None:
     """gdl.build_tablebase, with two workers: every Nim position of piles (1, 2, 3) read back
     through gdl.Tablebase (as a context manager) agrees with Bouton's rule: the player to move
