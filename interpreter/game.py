@@ -421,6 +421,10 @@ class Game(BaseGame):
                 return str(self._display(state))
             except Exception:  # the state is shown even when `display` itself fails
                 pass
+        return self._fields_text(state)
+
+    def _fields_text(self, state: State) -> str:
+        """The state's fields, one a line (a grid on lines of its own)."""
         return "\n".join(
             f"{f.name}:\n{to_text(v)}" if isinstance(v, Grid) else f"{f.name} = {to_text(v)}"
             for f, v in zip(self.checked.fields, state)
@@ -672,12 +676,14 @@ class Game(BaseGame):
         """The error for two states that `position` makes one position though they differ in
         play, located at `position`, with both states."""
         node = self.checked.definitions["position"].node
+        shown = self._describe(state), self._describe(other)
+        if shown[0] == shown[1]:  # `display` leaves out where they differ: their fields show it
+            shown = self._fields_text(state), self._fields_text(other)
         return GdlRuntimeError(
             f"`position` makes these two states one position, but {what}: "
             "`position` must keep every field that matters to the play",
             file=self.source.name, line=node.line, column=node.column,
-            source_line=self.source.line(node.line),
-            state_text=self._describe(state), other_state_text=self._describe(other),
+            source_line=self.source.line(node.line), state_text=shown[0], other_state_text=shown[1],
         )
 
     def display(self, state: State) -> str:

@@ -469,7 +469,10 @@ def test_a_position_that_merges_states_of_different_play_is_an_error(
     assert main(["solve", str(path), "--strong"]) == 1
     err = capsys.readouterr().err
     assert f"{path}:{line}:1: error: `position` makes these two states one position, but another player moves" in err
-    assert "and the state:" in err
+    # Nim's `display` shows the piles alone, the same for both: their fields show the mover.
+    shown = err.rstrip("\n").split("in the state:\n")[1].split("\nand the state:\n")
+    assert shown[0] != shown[1] and "mover = " in shown[0] and "mover = " in shown[1]
+    assert shown[0].replace("First", "Second") == shown[1] or shown[0].replace("Second", "First") == shown[1]
 
 
 TAKE_AWAY = """game "Take"
