@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pickle
 import signal
+import socket
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -38,6 +39,9 @@ Factory = Callable[[], Game]
 # Positions a chunk of work holds at most, and chunks per worker in a round at least.
 _CHUNK = 2_000
 _CHUNKS_PER_WORKER = 4
+
+# Seconds to wait for a Ray cluster's address to answer before saying nothing does.
+_RAY_PROBE_SECONDS = 5.0
 
 # Positions a chunk expands at most, those its moves find inside the tier included (``Closure``).
 _CLOSURE_LIMIT = 8_000
@@ -361,6 +365,9 @@ class RayRunner(Runner):
         except ImportError:
             raise SearchError("--ray needs Ray: pip install 'gdl[ray]'") from None
         if not ray.is_initialized():
+            unreachable = _unreachable(address)
+            if unreachable is not None:  # Ray would log for about 20 s before it gave up
+                raise SearchError(f"cannot join the Ray cluster at {address}: nothing answers there ({unreachable})")
             try:
                 if address == "auto":
                     ray.init(include_dashboard=False, ignore_reinit_error=True)
@@ -409,6 +416,20 @@ class RayRunner(Runner):
                 if isinstance(cause, Exception):
                     raise cause from None
                 raise
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at a Ray address of the form HOST:PORT (a scheme such as ``ray://``
+    allowed), tried for a few seconds; None if something does, or the address has another
+    form (``auto``: Ray's own checks say what is wrong with it)."""
+    host, colon, port = address.split("://", 1)[-1].rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_RAY_PROBE_SECONDS).close()
+    except OSError as error:
+        return error.strerror or str(error) or type(error).__name__
+    return None
 
 
 def make_runner(game: Game, factory: Factory | None, workers: int, ray: str | None, parts: str | None = None) -> Runner:

@@ -316,6 +316,31 @@ def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_
     assert table(tmp_path / "spilled.sqlite") == table(whole_graph)
 
 
+def test_a_ray_address_where_nothing_answers_is_refused_at_once(capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A HOST:PORT where nothing listens (a port just closed, a name that resolves to nothing)
+    is refused in words before Ray is asked (it logged for about 20 s before it gave up); an
+    address where something listens, `auto` and forms Ray parses itself are left to Ray."""
+    import socket
+
+    import ray
+
+    from searchers.strong.parallel import _unreachable
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        assert _unreachable(f"127.0.0.1:{port}") is None and _unreachable(f"ray://127.0.0.1:{port}") is None
+    assert _unreachable(f"127.0.0.1:{port}") == "Connection refused"
+    assert _unreachable("nothing.invalid:6379") is not None
+    assert [_unreachable(form) for form in ("auto", "localhost", "host:port", ":6379", "h:70000")] == [None] * 5
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a process that has not joined one
+    assert main(["solve", str(ROOT / "games" / "nim.gdl"), "--strong", "--ray", f"127.0.0.1:{port}"]) == 2  # as any bad option
+    assert capsys.readouterr().err == (f"gdl solve: error: cannot join the Ray cluster at 127.0.0.1:{port}: "
+                                       "nothing answers there (Connection refused)\n")
+
+
 def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
     """Ray tasks on a local two-CPU runtime write the very same rows, for flat tiers (connect),
     for tiers solved a level at a time (Kalah) and for tiers with cycles solved in groups (Pig,
