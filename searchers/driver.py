@@ -41,7 +41,7 @@ from .protocol import (
     position_of, repetition_scorer, rules_of, utility_bounds,
 )
 from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
-from .table import DEFAULT_MEMORY, TranspositionTable, capacity_for
+from .table import CUT_OFF_BELOW, DEFAULT_MEMORY, DROPPED_BELOW, TranspositionTable, capacity_for
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
     from typeguard import typeguard_ignore
@@ -257,6 +257,7 @@ def _depth_first(
                     hint = hints.get(key)
                 # What this node's search adds to these, to tell whether it may be stored.
                 horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+                dropped_before = dropped_moves
                 entry = table.get(key) if ply != top else None
                 if entry is not None:
                     if merge_looks and entry[5] != state:
@@ -265,19 +266,24 @@ def _depth_first(
                             merge_checks -= 1
                             if not merge_checks:
                                 merge_looks = 0
-                    stored, bound, draft, complete, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
+                    stored, bound, draft, gaps, stored_move = entry[0], entry[1], entry[2], entry[3], entry[4]
                     remaining = max_depth - ply
-                    # A complete entry saw only finished games below it: in a search to the end
-                    # its value holds at any depth; in a depth-limited one, only with more depth left.
-                    if (draft == remaining or (complete and (unlimited or remaining > draft))) and (
+                    # A complete entry (no gaps) saw only finished games below it: in a search to
+                    # the end its value holds at any depth; in a depth-limited one, only with more
+                    # depth left.  An entry cut off below holds at the same depth, unless positions
+                    # repeat in this game: then a line cut off there may come back to a position on
+                    # this line, a repetition where it was an evaluation.
+                    if ((not gaps and (unlimited or remaining >= draft))
+                            or (draft == remaining and not repetitions)) and (
                         bound == EXACT
                         or (bound == LOWER and stored >= beta)
                         or (bound == UPPER and stored <= alpha)
                     ):
                         del path[here]
                         table_hits += 1
-                        if not complete:
-                            horizon += 1
+                        if gaps:
+                            horizon += bool(gaps & CUT_OFF_BELOW)
+                            dropped_moves += bool(gaps & DROPPED_BELOW)
                         line = None
                         if tracer is not None:
                             tracer.leaf(state, mover(state, chance), ply, stored, "table",
@@ -355,7 +361,9 @@ def _depth_first(
             del path[here]
             if table is not None and repetitions == repetitions_before:
                 bound = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-                table[key] = (best, bound, max_depth - ply, horizon == horizon_before,
+                table[key] = (best, bound, max_depth - ply,
+                              (horizon != horizon_before) * CUT_OFF_BELOW
+                              | (dropped_moves != dropped_before) * DROPPED_BELOW,
                               best_move, state, nodes - nodes_before)
                 if len(table) > capacity:
                     table.make_room()
@@ -376,6 +384,7 @@ def _depth_first(
                 raise SearchError(f"chance node {state!r} has no outcomes")
             if table is not None:
                 horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
+                dropped_before = dropped_moves
             chance_depth += 1
             if tracer is not None:
                 tracer.open()
@@ -391,7 +400,9 @@ def _depth_first(
             chance_depth -= 1
             del path[here]
             if table is not None and repetitions == repetitions_before:
-                table[key] = (total, EXACT, max_depth - ply, horizon == horizon_before,
+                table[key] = (total, EXACT, max_depth - ply,
+                              (horizon != horizon_before) * CUT_OFF_BELOW
+                              | (dropped_moves != dropped_before) * DROPPED_BELOW,
                               None, state, nodes - nodes_before)
                 if len(table) > capacity:
                     table.make_room()

@@ -1,12 +1,13 @@
 """The transposition table: positions already searched, bounded in memory.
 
-An entry is the tuple ``(value, bound, draft, complete, move, state, work)``:
+An entry is the tuple ``(value, bound, draft, gaps, move, state, work)``:
 
 - ``value`` and ``bound``: the value found, exact or only an upper/lower bound
   (alpha-beta fails high or low outside its window);
 - ``draft``: the depth that was left to search below the position;
-- ``complete``: no state below was cut off by the depth limit, so the value holds
-  for any larger draft too;
+- ``gaps``: what the search below left out, ``CUT_OFF_BELOW`` (a state cut off by the
+  depth limit) and ``DROPPED_BELOW`` (a move the beam skipped) or'ed; 0 where nothing
+  was, so that the value holds for any larger draft too;
 - ``move``: the best move found (tried first when the position comes back);
 - ``state``: the state searched (under symmetry the key is shared by mirror images);
 - ``work``: the number of nodes the search of the position visited, the cost of
@@ -24,7 +25,12 @@ from typing import Any
 
 from .protocol import Move, State, Value
 
-Entry = tuple[Value, str, int, bool, Move | None, State, int]
+Entry = tuple[Value, str, int, int, Move | None, State, int]
+
+CUT_OFF_BELOW = 1
+"""An entry's ``gaps``: some state below was cut off by the depth limit and evaluated."""
+DROPPED_BELOW = 2
+"""An entry's ``gaps``: the beam skipped some move below."""
 
 DEFAULT_MEMORY = 1 << 30
 """The table's default size limit in bytes (1 GiB): well under a working machine's memory."""

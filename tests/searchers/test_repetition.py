@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from searchers import alphabeta, expectiminimax, minimax
+from searchers import alphabeta, expectiminimax, minimax, paranoid
 from tests.pygames import GraphGame, PassingSubtraction
 from tests.searchers.random_games import reference_value
 
@@ -95,3 +95,101 @@ def test_repeated_positions_are_traced_as_leaves() -> None:
 def test_repetition_is_not_reported_for_acyclic_games() -> None:
     game = PassingSubtraction(stones=0)
     assert not minimax(game).repetition
+
+
+# Games of a token on numbered nodes, each node's mover given: `succ` its moves, `who` its
+# mover, `ends` the finished nodes; `evaluation` where the search is cut off.
+NODES = """\
+game "Nodes"
+players A, B
+state:
+    node = 0
+succ = SUCC
+who = WHO
+to_move = who[node]
+moves = succ[node]
+result(m):
+    node = m
+terminal = node in ENDS
+utility = UTILITY
+evaluation = EVALUATION
+def move_name(m) = str(m)
+"""
+
+
+def nodes_game(succ: str, who: str, ends: str, utility: str, evaluation: str) -> object:
+    """A game of ``NODES`` with these rules, each written in the language."""
+    import gdl
+
+    text = NODES
+    for name, rule in (("SUCC", succ), ("WHO", who), ("ENDS", ends), ("UTILITY", utility),
+                       ("EVALUATION", evaluation)):
+        text = text.replace(name, rule)
+    return gdl.loads(text)
+
+
+def cut_off_value(game: object, depth: int) -> object:
+    """The value of the start searched ``depth`` moves deep, by plain recursion: a finished
+    game scores its utility, a node already on the line the repetition score, a node at the
+    depth limit its evaluation (written apart from the searchers, as the rules say)."""
+    first = game.players[0]  # type: ignore[attr-defined]
+
+    def value(state: object, left: int, line: tuple[object, ...]) -> object:
+        if game.is_terminal(state):  # type: ignore[attr-defined]
+            return game.utility(state, first)  # type: ignore[attr-defined]
+        if state in line:
+            return game.repetition_utility(state, first)  # type: ignore[attr-defined]
+        if left == 0:
+            return game.evaluate(state, first)  # type: ignore[attr-defined]
+        values = [value(game.result(state, m), left - 1, (*line, state))  # type: ignore[attr-defined]
+                  for m in game.actions(state)]  # type: ignore[attr-defined]
+        return max(values) if game.to_move(state) == first else min(values)  # type: ignore[attr-defined]
+
+    return value(game.initial_state(), depth, ())  # type: ignore[attr-defined]
+
+
+# Node 3 (B to move: 1 or the end at 4, worth 2) searched one move deep under 0, 2, 3 is
+# worth 1 (node 1 evaluated); under 0, 1, 3 node 1 is on the line, a repetition worth 0.
+GRAPH_HISTORY = ("[[1, 2], [3, 0], [3, 0], [1, 4], []]", "[B, A, A, B, A]", "[4]",
+                 "2 if node == 4 else 0", "[0, 1, -1, 1, 0][node]")
+
+
+def test_a_table_entry_cut_off_below_is_not_reused_on_another_line_where_positions_repeat() -> None:
+    """At a depth limit the table does not change the value in a game whose positions repeat:
+    node 3's entry, cut off below, was reused under a line where a node below it is on the
+    line (depth 3: 1 with the table, 0 without, as plain recursion says)."""
+    game = nodes_game(*GRAPH_HISTORY)
+    assert cut_off_value(game, 3) == 0
+    for options in ({}, {"table": True}, {"table": True, "ordering": True}):
+        result = alphabeta(game, depth=3, **options)  # type: ignore[arg-type]
+        assert (result.value, result.exact) == (0, False)
+    assert minimax(game, depth=3).value == 0  # type: ignore[arg-type]
+
+
+def test_deepening_with_the_table_ends_exact_in_a_small_game_whose_positions_repeat() -> None:
+    """No line of play from the start is longer than three moves: deepening within a budget
+    finds the exact value, -2 (B ends the game at once), with the table as without it (with
+    it, entries cut off below were answered again one move deeper at each iteration, and the
+    search never ended until the budget did, tens of thousands of moves deep)."""
+    game = nodes_game("[[1, 2, 3], [3], [], [0, 1]]", "[B, B, A, A]", "[2]", "-2 if node == 2 else 0",
+                      "1 if node == 1 else 0")
+    assert cut_off_value(game, 4) == cut_off_value(game, 8) == -2
+    for options in ({}, {"table": True}, {"table": True, "ordering": True},
+                    {"table": True, "ordering": True, "killers": True, "history": True}):
+        result = alphabeta(game, max_nodes=10**5, **options)  # type: ignore[arg-type]
+        assert (result.value, result.exact) == (-2, True) and result.stats.depth <= 4
+
+
+def test_a_beam_below_a_table_entry_leaves_the_value_inexact() -> None:
+    """A beam of 2 drops B's move to 8 (worth -1) below node 1 at depth 3; node 1's entry,
+    not cut off by the depth, answered at depth 4 as if complete: the search said 1, exact.
+    The game's value is 0 (plain recursion to the end); with the beam it is not exact."""
+    game = nodes_game("[[1, 2], [3, 4, 5], [9], [6], [7], [8], [], [], [], [10], [11], []]",
+                      "[A, B, B, A, A, A, A, A, A, A, B, A]", "[6, 7, 8, 11]",
+                      "[0, 0, 0, 0, 0, 0, 1, 1, -1, 0, 0, 0][node]", "1 if node == 5 else 0")
+    assert cut_off_value(game, 5) == 0
+    for limit in ({"max_nodes": 10**5}, {"time": 5.0}):
+        result = alphabeta(game, beam=2, table=True, **limit)  # type: ignore[arg-type]
+        assert not result.exact and "beam" in (result.inexact_reason or "")
+        result = paranoid(game, beam=2, table=True, **limit)  # type: ignore[arg-type]
+        assert not result.exact
