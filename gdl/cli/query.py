@@ -121,8 +121,11 @@ def run(args: argparse.Namespace) -> int:
     say(f"{game.title}, {after}:")
     say(game.display(state))
     residual = base.meta.get("residual")
-    exact = "" if base.meta.get("exact") else " (value iteration: not exact" + (
-        f", every value within {residual:.2g})" if isinstance(residual, (int, float)) and residual > 0 else ")")
+    # Tablebases written before the reason was kept were inexact by value iteration alone.
+    why = base.meta.get("inexact_reason") or "value iteration stops within the tolerance"
+    exact = "" if base.meta.get("exact") else " (not exact" + (
+        f", every value within {residual:.2g}: " if isinstance(residual, (int, float)) and residual > 0 else ": ") \
+        + f"{why})"
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
     if found["terminal"]:

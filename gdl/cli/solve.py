@@ -435,6 +435,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "value_fraction": fraction_text(value),
         "exact": result.exact,
         "method": result.method,
+        "inexact_reason": result.inexact_reason,
         "tolerance": result.tolerance if has_chance(game) else None,  # no dice: no value iteration to stop
         "residual": result.residual,
         "positions": result.positions,
@@ -461,14 +462,16 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
 
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     """The figures of a strong solve for people."""
-    note = "" if result.exact else f"  [not exact: value iteration, every value within {result.residual:.2g}]"
+    note = "" if result.exact else f"  [not exact: every value within {result.residual:.2g}]"
     if result.remoteness is None and result.best_move is not None and not result.has_chance:
         # No end to reach: the value is the score the game gives a play that never ends.
         headline = (f"never ends with perfect play: the `repetition` score, {number_text(result.value)} "
                     f"for {game.players[0]}")
-    else:
-        headline = verdict(game, result.value, result.exact or not result.has_chance, result.has_chance)
+    else:  # a value of dice is an expected value, exact or not
+        headline = verdict(game, result.value, result.exact or result.has_chance, result.has_chance)
     lines = [f"{game.title}: {headline}{note}"]
+    if not result.exact:
+        lines.append(f"not exact: {result.inexact_reason}")
     if result.best_move is not None:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
     elif result.to_move is None and result.move_values:

@@ -9,6 +9,13 @@ attractors give ``b(p)``, what the second player can force.  A play that never e
 repetition value ``r``; so the value is ``a(p)`` when that beats ``r``, ``b(p)`` when that is
 below ``r``, and ``r`` otherwise (neither side can force a better end than endless play).
 
+Where ``r`` differs from one position of the cycle to another (a `repetition` that reads the
+state), the score of a play that never ends hangs on where it came into the cycle, so a
+position may have no one value: a side that cannot force an end better than every ``r`` of
+the cycle may do better, or worse, by steering the endless play.  Those positions keep their
+own ``r`` and the solution is not exact, every value within the cycle's span of ``r``
+(``VARYING_REPETITION``).
+
 Remoteness then follows the rule of ``solution``: among the moves that keep the value, the
 favoured side hurries and the other delays, computed shortest-first from the exits (so the
 positions whose end can be put off for ever are left ``NEVER``).
@@ -90,8 +97,14 @@ def _attractor(component, good, for_first):
     return inside
 
 
-def component_values(component: _Component) -> list[Any]:
-    """The value of every node of the component (see the module's docstring)."""
+VARYING_REPETITION = "repetition scores that differ along a cycle"
+"""Among a solution's methods: some position of a cycle whose `repetition` score differs from
+one position to another took its own (see the module's docstring): not exact."""
+
+
+def component_values(component: _Component) -> tuple[list[Any], bool]:
+    """The value of every node of the component (see the module's docstring), and whether
+    they are sure: no node's value hangs on a repetition score that differs along the cycle."""
     size = len(component.nodes)
     exit_values = sorted({value for outer in component.outer for _, value, _ in outer})
     low_r, high_r = min(component.repetition), max(component.repetition)
@@ -110,10 +123,14 @@ def component_values(component: _Component) -> list[Any]:
                 if inside[i]:
                     forced_by_second[i] = v
     values = []
+    sure = True
     for i in range(size):
         r, a, b = component.repetition[i], forced_by_first[i], forced_by_second[i]
         values.append(a if a is not None and a > r else b if b is not None and b < r else r)
-    return values
+        # An end forced beyond every score of endless play is sure, whatever the cycle's scores.
+        if low_r != high_r and not (a is not None and a > high_r) and not (b is not None and b < low_r):
+            sure = False
+    return values, sure
 
 
 @typeguard_ignore
@@ -196,7 +213,11 @@ def _endless_move(component: _Component, values: list[Any], remoteness: list[int
 def solve_cycle(graph: Graph, solution: Solution, members: list[int]) -> None:
     """Solve a strongly connected component without chance nodes whose exits are solved."""
     component = _Component(graph, solution, members)
-    values = component_values(component)
+    values, sure = component_values(component)
+    if not sure:
+        solution.exact = False
+        solution.residual += float(max(component.repetition) - min(component.repetition))
+        solution.methods.add(VARYING_REPETITION)
     remoteness, best = _remoteness(component, values)
     for i, node in enumerate(members):
         solution.value[node] = values[i]

@@ -22,7 +22,7 @@ from ..protocol import Game, Move, State, Value, position_of, require_two_player
 from ..results import SearchError
 from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
-from .retrograde import solve_cycle
+from .retrograde import VARYING_REPETITION, solve_cycle
 from .solution import (
     NEVER, NO_MOVE, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
@@ -121,6 +121,7 @@ class StrongResult:
     table: SolvedTable | None = field(default=None, repr=False)
     has_chance: bool = False
     endless: int | None = None
+    inexact_reason: str | None = None  # why ``exact`` is False, in words
 
     @cached_property
     def outcome_counts(self) -> dict[str, int]:
@@ -236,6 +237,7 @@ def summarize(
         [solution.remoteness[c] for c in graph.successors(0)],
         value=solution.solved[0], remoteness=solution.remoteness[0], best=solution.best[0],
         exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
+        inexact_reason=inexact_reason(solution.exact, solution.methods),
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
         endless=None if graph.has_chance else solution.remoteness.count(NEVER),
@@ -274,6 +276,20 @@ def start_result(
         to_move=None if kind in (TERMINAL, CHANCE) else game.players[0 if kind == MAX else 1],
         **figures,
     )
+
+
+def inexact_reason(exact: bool, methods: set[str]) -> str | None:
+    """Why a solve's values are not exact, in words (None where they are)."""
+    if exact:
+        return None
+    causes = []
+    if "value iteration" in methods:
+        causes.append("value iteration stops within the tolerance")
+    if VARYING_REPETITION in methods:
+        causes.append("the `repetition` score differs along a cycle, so a play that never ends scores what "
+                      "the position where it came into the cycle says, and a position there may have no one "
+                      "value: it takes its own score")
+    return "; and ".join(causes) or "some value is not proven"
 
 
 def method_text(methods: set[str]) -> str:
@@ -344,6 +360,7 @@ def solved_meta(result: StrongResult) -> dict[str, Any]:
         "value": value_text(result.value),
         "exact": result.exact,
         "method": result.method,
+        "inexact_reason": result.inexact_reason,
         "tolerance": result.tolerance,
         "residual": result.residual,
         "terminal": result.terminal,

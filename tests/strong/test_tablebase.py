@@ -219,8 +219,8 @@ def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytes
     assert (queried["exact"], queried["residual"]) == (False, solved["residual"])
     assert abs(queried["value"] - 161 / 271) <= queried["residual"]
     status, printed, _ = run(capsys, "query", str(out))
-    assert f"value 0.5941 for First (value iteration: not exact, every value within {solved['residual']:.2g})\n" \
-        in printed
+    assert (f"value 0.5941 for First (not exact, every value within {solved['residual']:.2g}: value iteration "
+            "stops within the tolerance)\n") in printed
 
 
 @pytest.mark.parametrize("old_format", [1, 2])
@@ -837,6 +837,54 @@ def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.Capture
     assert "value 1 for First, the `repetition` score: the game never ends with perfect play" in out
     status, out, _ = run(capsys, "query", str(db), "1", "2")  # 1 stone left, First to move: it takes it
     assert "value 1 for First, the game ends in 1 ply with perfect play" in out and "never ends" not in out
+
+
+PASS_OR_TAKE = """\
+game "Rep"
+players A, B
+symbols take, go, back
+state:
+    at = 0
+to_move = B if at == 1 else A
+moves = [take, go] if at == 0 else [go] if at == 1 else [back, go]
+result(m):
+    at = 3 if m == take else 1 if at == 0 else 2 if at == 1 else 0 if m == back else 1
+terminal = at == 3
+utility = 1
+repetition = REPETITION
+"""
+
+
+def test_a_repetition_score_that_differs_along_a_cycle_is_not_called_exact(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A takes a sure 1 or goes on; B at 1 must go to 2, where A goes back to 0 or on to 1: the
+    cycle 1, 2 scores 2 where it repeats at 1 (A's choice, alpha-beta: exact 2), -1 at 0 and 2.
+    The strong solve gave 1 as exact, below its own value of `go` (2): a play that never ends
+    scores what the position where it comes into the cycle says, so a position there has no
+    one value. It is now not exact, every value within 3 (the span of the scores), and says
+    why; with one repetition score for the cycle it is exact, and agrees with alpha-beta."""
+    from searchers import alphabeta
+    from searchers.strong import solve_strong
+
+    path = tmp_path / "rep.gdl"
+    path.write_text(PASS_OR_TAKE.replace("REPETITION", "2 if at == 1 else -1"))
+    searched = alphabeta(gdl.load(path))
+    assert (searched.value, searched.exact) == (2, True)
+    solved = solve_strong(gdl.load(path))
+    assert (solved.exact, solved.residual) == (False, 3.0)
+    assert solved.inexact_reason is not None and "`repetition` score differs along a cycle" in solved.inexact_reason
+    db = tmp_path / "rep.sqlite"
+    status, out, _ = run(capsys, "solve", str(path), "--strong", "--out", str(db))
+    assert status == 0 and out.startswith("Rep: estimate 1, favouring A  [not exact: every value within 3]\n"
+                                          "not exact: the `repetition` score differs along a cycle")
+    status, out, _ = run(capsys, "solve", str(path), "--strong", "--json")
+    answer = json.loads(out)
+    assert (answer["exact"], answer["residual"]) == (False, 3.0) and "differs along a cycle" in answer["inexact_reason"]
+    status, out, _ = run(capsys, "query", str(db))
+    assert "(not exact, every value within 3: the `repetition` score differs along a cycle" in out
+    path.write_text(PASS_OR_TAKE.replace("REPETITION", "2"))
+    solved, searched = solve_strong(gdl.load(path)), alphabeta(gdl.load(path))
+    assert (solved.value, solved.exact, solved.inexact_reason) == (searched.value, True, None) == (2, True, None)
 
 
 COIN_DUEL = """
