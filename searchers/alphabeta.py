@@ -1,9 +1,14 @@
 """Alpha-beta search (AIMA's ALPHA-BETA-SEARCH) and its opt-in refinements.
 
 The refinements (transposition table, move ordering, killer moves, history
-heuristic, symmetry) change how many nodes are searched, never the value.
-Iterative deepening (``time``/``max_nodes``) and the beam trade exactness for
-time, and say so in the result.
+heuristic, symmetry) change how many nodes are searched, never the value, with
+one exception where the value is an estimate anyway: at a depth limit, in a game
+whose positions repeat, the table may reuse a position's entry, cut off by the
+depth below it, on a line where a position below it is on the line, a repetition
+there rather than an evaluation (the graph history interaction of transposition
+tables; iterative deepening stops reusing such entries once it has met a
+repetition). Iterative deepening (``time``/``max_nodes``) and the beam trade
+exactness for time, and say so in the result.
 """
 
 from __future__ import annotations
