@@ -138,7 +138,7 @@ class Tablebase:
                     "searchers.strong.solve_strong without meta=): gdl reads the tablebases that "
                     "`gdl solve FILE --strong --out` or gdl.build_tablebase wrote; "
                     "searchers.strong.TablebaseReader reads its rows", file=str(self.path))
-            written = self.meta["params"], self.meta["game_text"], self.meta.get("file")
+            written = self.meta.get("params"), self.meta["game_text"], self.meta.get("file")
             if not isinstance(written[0], dict) or not all(isinstance(text, str) for text in written[0].values()) \
                     or not isinstance(written[1], str) or not isinstance(written[2], str):
                 raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "

@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         say(json.dumps({
             "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
+            "inexact_reason": base.meta.get("inexact_reason"),  # None in tablebases written before it was kept
             "residual": base.meta.get("residual"),  # every value of the tablebase is within it
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),

@@ -27,7 +27,7 @@ import heapq
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import MAX, Graph
-from .solution import NEVER, Solution, favours_first
+from .solution import NEVER, VARYING_REPETITION, Solution, favours_first
 
 
 class _Component:
@@ -97,11 +97,6 @@ def _attractor(component, good, for_first):
     return inside
 
 
-VARYING_REPETITION = "repetition scores that differ along a cycle"
-"""Among a solution's methods: some position of a cycle whose `repetition` score differs from
-one position to another took its own (see the module's docstring): not exact."""
-
-
 def component_values(component: _Component) -> tuple[list[Any], bool]:
     """The value of every node of the component (see the module's docstring), and whether
     they are sure: no node's value hangs on a repetition score that differs along the cycle."""
@@ -127,8 +122,9 @@ def component_values(component: _Component) -> tuple[list[Any], bool]:
     for i in range(size):
         r, a, b = component.repetition[i], forced_by_first[i], forced_by_second[i]
         values.append(a if a is not None and a > r else b if b is not None and b < r else r)
-        # An end forced beyond every score of endless play is sure, whatever the cycle's scores.
-        if low_r != high_r and not (a is not None and a > high_r) and not (b is not None and b < low_r):
+        # An end forced at least as good as every score of endless play is sure, whatever the
+        # cycle's scores.
+        if low_r != high_r and not (a is not None and a >= high_r) and not (b is not None and b <= low_r):
             sure = False
     return values, sure
 

@@ -35,6 +35,12 @@ NO_MOVE = -1
 """The best move of a finished game or a chance node."""
 
 
+VARYING_REPETITION = "repetition scores that differ along a cycle"
+"""Among a solution's methods: some position of a cycle whose `repetition` score differs from
+one position to another took a value that hangs on where play came into the cycle (see
+``retrograde``): not exact."""
+
+
 @dataclass
 class Solution:
     """For every node: its value (first player's view), remoteness and best move's index."""

@@ -22,9 +22,10 @@ from ..protocol import Game, Move, State, Value, position_of, require_two_player
 from ..results import SearchError
 from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
-from .retrograde import VARYING_REPETITION, solve_cycle
+from .retrograde import solve_cycle
 from .solution import (
-    NEVER, NO_MOVE, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
+    NEVER, NO_MOVE, VARYING_REPETITION, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes,
+    strongly_connected,
 )
 from . import stochastic
 from .stochastic import solve_chance_cycle

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import Solution, strongly_connected
+from .solution import VARYING_REPETITION, Solution, strongly_connected
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -795,3 +795,6 @@ def solve_chance_cycle(
         # A cycle's values are within its bound of those it would have if the values it leads
         # out to were exact: the bounds of the cycles solved add up.
         solution.residual += bound
+        if len(set(component.repetition)) > 1:  # each position took its own score of endless play
+            solution.residual += float(max(component.repetition) - min(component.repetition))
+            solution.methods.add(VARYING_REPETITION)

@@ -155,9 +155,11 @@ GRAPH_HISTORY = ("[[1, 2], [3, 0], [3, 0], [1, 4], []]", "[B, A, A, B, A]", "[4]
 
 
 def test_a_table_entry_cut_off_below_is_not_reused_on_another_line_where_positions_repeat() -> None:
-    """At a depth limit the table does not change the value in a game whose positions repeat:
-    node 3's entry, cut off below, was reused under a line where a node below it is on the
-    line (depth 3: 1 with the table, 0 without, as plain recursion says)."""
+    """At a depth limit, once the search has met a repetition, an entry cut off below is not
+    reused: node 3's entry (searched under 0, 2, 3) was reused under 0, 1, 3, where node 1 below
+    it is on the line (depth 3: 1 with the table, 0 without, as plain recursion says). Here the
+    line 0, 1, 0 repeats first; a search that reuses such an entry before its first repetition
+    may still differ (alphabeta's docstring)."""
     game = nodes_game(*GRAPH_HISTORY)
     assert cut_off_value(game, 3) == 0
     for options in ({}, {"table": True}, {"table": True, "ordering": True}):

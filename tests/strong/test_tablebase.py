@@ -254,6 +254,7 @@ START_KEY = "74027509017305656d707479730158"  # the empty board, X to move (form
     ("UPDATE positions SET remoteness = 'x'", "remoteness 'x', best move 0"),
     ("UPDATE positions SET best = -3", "best move -3"),
     ("UPDATE meta SET value = '[]' WHERE name = 'params'", "its metadata does not hold its game's file name"),
+    ("DELETE FROM meta WHERE name = 'params'", "its metadata does not hold its game's file name"),
     (f"DELETE FROM positions WHERE key = x'{START_KEY}'",
      "this position is not in the tablebase: every position reached from the start by legal moves is, so "
      "either this one cannot be reached, or the tablebase is damaged (rows lost)"),
@@ -882,9 +883,35 @@ def test_a_repetition_score_that_differs_along_a_cycle_is_not_called_exact(
     assert (answer["exact"], answer["residual"]) == (False, 3.0) and "differs along a cycle" in answer["inexact_reason"]
     status, out, _ = run(capsys, "query", str(db))
     assert "(not exact, every value within 3: the `repetition` score differs along a cycle" in out
-    path.write_text(PASS_OR_TAKE.replace("REPETITION", "2"))
-    solved, searched = solve_strong(gdl.load(path)), alphabeta(gdl.load(path))
-    assert (solved.value, solved.exact, solved.inexact_reason) == (searched.value, True, None) == (2, True, None)
+    status, out, _ = run(capsys, "query", str(db), "--json")
+    assert "differs along a cycle" in json.loads(out)["inexact_reason"]
+    # One score for the cycle, or an end A forces as good as the best score (1 where the scores
+    # are 1 and 0): exact, and alpha-beta's value.
+    for repetition, value in (("2", 2), ("1 if at == 1 else 0", 1)):
+        path.write_text(PASS_OR_TAKE.replace("REPETITION", repetition))
+        solved, searched = solve_strong(gdl.load(path)), alphabeta(gdl.load(path))
+        assert (solved.value, solved.exact, solved.inexact_reason) == (searched.value, True, None) == (value, True, None)
+
+
+def test_a_repetition_score_that_differs_along_a_cycle_through_the_dice_widens_the_bound() -> None:
+    """The game above with a throw at 2 that comes back to 0 or 1: value iteration solves the
+    cycle, each position taking its own score of endless play; the bound was value iteration's
+    alone (7e-15) where the value is 1 against 2 with one score: now the scores' span, 3, with
+    both reasons."""
+    from searchers.strong import solve_strong
+
+    text = (PASS_OR_TAKE.replace("symbols take, go, back", "symbols take, go, back, roll")
+            .replace("to_move = B if at == 1 else A", "to_move = chance if at == 4 else B if at == 1 else A\n"
+                     "outcomes = [(0, 1/2), (1, 1/2)]")
+            .replace("else [back, go]", "else [back, go, roll]")
+            .replace("result(m):\n    at = ", "result(m):\n    at = m if at == 4 else ")
+            .replace("0 if m == back else 1", "0 if m == back else 4 if m == roll else 1"))
+    solved = solve_strong(gdl.loads(text.replace("REPETITION", "2 if at == 1 else -1")))
+    assert (solved.exact, solved.residual) == (False, 3.0)
+    assert solved.inexact_reason is not None and "value iteration" in solved.inexact_reason \
+        and "differs along a cycle" in solved.inexact_reason
+    solved = solve_strong(gdl.loads(text.replace("REPETITION", "2")))
+    assert (solved.value, solved.exact, solved.residual) == (2, True, 0.0)
 
 
 COIN_DUEL = """
