@@ -320,8 +320,8 @@ class StrongProgressLine:
         self.positions = 0  # found so far
 
     def __call__(self, progress: StrongProgress) -> None:
-        if progress.phase != self.phase:  # a phase is reported as it begins (the first, at its first step)
-            self.phase, self.phase_began = progress.phase, progress.seconds if self.phase else self.last
+        if progress.phase != self.phase:  # it began after the last line of the phase before
+            self.phase, self.phase_began = progress.phase, self.last
         self.last = progress.seconds
         self.positions = progress.positions
         if not self.draw or progress.seconds < _QUIET_SECONDS:  # a quick solve draws no line
