@@ -14,7 +14,7 @@ state), the score of a play that never ends hangs on where it came into the cycl
 position may have no one value: a side that cannot force an end better than every ``r`` of
 the cycle may do better, or worse, by steering the endless play.  Those positions keep their
 own ``r`` and the solution is not exact, every value within the cycle's span of ``r``
-(``VARYING_REPETITION``).
+(``solution.VARYING_REPETITION``).
 
 Remoteness then follows the rule of ``solution``: among the moves that keep the value, the
 favoured side hurries and the other delays, computed shortest-first from the exits (so the
@@ -27,7 +27,7 @@ import heapq
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import MAX, Graph
-from .solution import NEVER, VARYING_REPETITION, Solution, favours_first
+from .solution import NEVER, Solution, favours_first, repetition_varies
 
 
 class _Component:
@@ -211,9 +211,7 @@ def solve_cycle(graph: Graph, solution: Solution, members: list[int]) -> None:
     component = _Component(graph, solution, members)
     values, sure = component_values(component)
     if not sure:
-        solution.exact = False
-        solution.residual += float(max(component.repetition) - min(component.repetition))
-        solution.methods.add(VARYING_REPETITION)
+        repetition_varies(solution, component.repetition)
     remoteness, best = _remoteness(component, values)
     for i, node in enumerate(members):
         solution.value[node] = values[i]

@@ -63,6 +63,15 @@ class Solution:
         return cls([None] * size, array("q", [NEVER]) * size, array("q", [NO_MOVE]) * size)
 
 
+def repetition_varies(solution: Solution, scores: list[Value]) -> None:
+    """Note in ``solution`` that a cycle whose `repetition` ``scores`` differ along it gave its
+    positions values that hang on where play came into it: not exact, each value within the
+    scores' span."""
+    solution.exact = False
+    solution.residual += float(max(scores) - min(scores))
+    solution.methods.add(VARYING_REPETITION)
+
+
 def capped_residual(residual: float, ends: Iterable[Value]) -> float:
     """``residual``, value iteration's bound (its cycles' bounds added up: loose where many
     cycles are solved), or the distance from the lowest to the highest of ``ends`` where that is

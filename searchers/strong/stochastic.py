@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import VARYING_REPETITION, Solution, strongly_connected
+from .solution import Solution, repetition_varies, strongly_connected
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -796,5 +796,4 @@ def solve_chance_cycle(
         # out to were exact: the bounds of the cycles solved add up.
         solution.residual += bound
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play
-            solution.residual += float(max(component.repetition) - min(component.repetition))
-            solution.methods.add(VARYING_REPETITION)
+            repetition_varies(solution, component.repetition)

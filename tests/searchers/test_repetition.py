@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from searchers import alphabeta, expectiminimax, minimax, paranoid
@@ -117,7 +119,7 @@ def move_name(m) = str(m)
 """
 
 
-def nodes_game(succ: str, who: str, ends: str, utility: str, evaluation: str) -> object:
+def nodes_game(succ: str, who: str, ends: str, utility: str, evaluation: str) -> Any:
     """A game of ``NODES`` with these rules, each written in the language."""
     import gdl
 
@@ -128,24 +130,24 @@ def nodes_game(succ: str, who: str, ends: str, utility: str, evaluation: str) ->
     return gdl.loads(text)
 
 
-def cut_off_value(game: object, depth: int) -> object:
+def cut_off_value(game: Any, depth: int) -> object:
     """The value of the start searched ``depth`` moves deep, by plain recursion: a finished
     game scores its utility, a node already on the line the repetition score, a node at the
     depth limit its evaluation (written apart from the searchers, as the rules say)."""
-    first = game.players[0]  # type: ignore[attr-defined]
+    first = game.players[0]
 
     def value(state: object, left: int, line: tuple[object, ...]) -> object:
-        if game.is_terminal(state):  # type: ignore[attr-defined]
-            return game.utility(state, first)  # type: ignore[attr-defined]
+        if game.is_terminal(state):
+            return game.utility(state, first)
         if state in line:
-            return game.repetition_utility(state, first)  # type: ignore[attr-defined]
+            return game.repetition_utility(state, first)
         if left == 0:
-            return game.evaluate(state, first)  # type: ignore[attr-defined]
-        values = [value(game.result(state, m), left - 1, (*line, state))  # type: ignore[attr-defined]
-                  for m in game.actions(state)]  # type: ignore[attr-defined]
-        return max(values) if game.to_move(state) == first else min(values)  # type: ignore[attr-defined]
+            return game.evaluate(state, first)
+        values = [value(game.result(state, m), left - 1, (*line, state))
+                  for m in game.actions(state)]
+        return max(values) if game.to_move(state) == first else min(values)
 
-    return value(game.initial_state(), depth, ())  # type: ignore[attr-defined]
+    return value(game.initial_state(), depth, ())
 
 
 # Node 3 (B to move: 1 or the end at 4, worth 2) searched one move deep under 0, 2, 3 is
@@ -163,9 +165,9 @@ def test_a_table_entry_cut_off_below_is_not_reused_on_another_line_where_positio
     game = nodes_game(*GRAPH_HISTORY)
     assert cut_off_value(game, 3) == 0
     for options in ({}, {"table": True}, {"table": True, "ordering": True}):
-        result = alphabeta(game, depth=3, **options)  # type: ignore[arg-type]
+        result = alphabeta(game, depth=3, **options)
         assert (result.value, result.exact) == (0, False)
-    assert minimax(game, depth=3).value == 0  # type: ignore[arg-type]
+    assert minimax(game, depth=3).value == 0
 
 
 def test_deepening_with_the_table_ends_exact_in_a_small_game_whose_positions_repeat() -> None:
@@ -178,7 +180,7 @@ def test_deepening_with_the_table_ends_exact_in_a_small_game_whose_positions_rep
     assert cut_off_value(game, 4) == cut_off_value(game, 8) == -2
     for options in ({}, {"table": True}, {"table": True, "ordering": True},
                     {"table": True, "ordering": True, "killers": True, "history": True}):
-        result = alphabeta(game, max_nodes=10**5, **options)  # type: ignore[arg-type]
+        result = alphabeta(game, max_nodes=10**5, **options)
         assert (result.value, result.exact) == (-2, True) and result.stats.depth <= 4
 
 
@@ -191,7 +193,7 @@ def test_a_beam_below_a_table_entry_leaves_the_value_inexact() -> None:
                       "[0, 0, 0, 0, 0, 0, 1, 1, -1, 0, 0, 0][node]", "1 if node == 5 else 0")
     assert cut_off_value(game, 5) == 0
     for limit in ({"max_nodes": 10**5}, {"time": 5.0}):
-        result = alphabeta(game, beam=2, table=True, **limit)  # type: ignore[arg-type]
+        result = alphabeta(game, beam=2, table=True, **limit)
         assert not result.exact and "beam" in (result.inexact_reason or "")
-        result = paranoid(game, beam=2, table=True, **limit)  # type: ignore[arg-type]
+        result = paranoid(game, beam=2, table=True, **limit)
         assert not result.exact
