@@ -237,8 +237,7 @@ def summarize(
         game, start, graph.kind[0], [solution.solved[c] for c in graph.successors(0)],
         [solution.remoteness[c] for c in graph.successors(0)],
         value=solution.solved[0], remoteness=solution.remoteness[0], best=solution.best[0],
-        exact=solution.exact, method=method_text(solution.methods), positions=graph.size,
-        inexact_reason=inexact_reason(solution.exact, solution.methods),
+        exact=solution.exact, methods=solution.methods, positions=graph.size,
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
         endless=None if graph.has_chance else solution.remoteness.count(NEVER),
@@ -259,9 +258,12 @@ def start_result(
     value: Value,
     remoteness: int,
     best: int,
+    exact: bool,
+    methods: set[str],
     **figures: Any,
 ) -> StrongResult:
-    """The StrongResult around the start's own answer and its moves' answers (in move order)."""
+    """The StrongResult around the start's own answer and its moves' answers (in move order),
+    how it was solved told by the ``methods`` used."""
     if kind == TERMINAL:
         moves: list[Move] = []
     elif kind == CHANCE:
@@ -275,6 +277,7 @@ def start_result(
         move_values=dict(zip(moves, child_values)),
         move_remoteness={m: None if r == NEVER else r for m, r in zip(moves, child_remoteness)},
         to_move=None if kind in (TERMINAL, CHANCE) else game.players[0 if kind == MAX else 1],
+        exact=exact, method=method_text(methods), inexact_reason=inexact_reason(exact, methods),
         **figures,
     )
 

@@ -55,8 +55,7 @@ from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .solution import NEVER, NO_MOVE, Solution, capped_residual, repetition_scores
 from .solver import (
-    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, inexact_reason, method_text,
-    solved_meta, start_result,
+    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, solved_meta, start_result,
 )
 from .tablebase import TablebaseWriter, rows_of
 from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
@@ -782,9 +781,8 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
         MAX if game.to_move(start) == first else MIN)
     return start_result(
         game, start, kind, [found[k][0] for k in keys], [found[k][1] for k in keys],
-        value=value, remoteness=remoteness, best=best, exact=totals.exact,
-        method=method_text(totals.methods), positions=totals.positions, terminal=totals.terminal,
-        inexact_reason=inexact_reason(totals.exact, totals.methods),
+        value=value, remoteness=remoteness, best=best, exact=totals.exact, methods=totals.methods,
+        positions=totals.positions, terminal=totals.terminal,
         outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
         endless=None if chance else totals.endless,
         stats=stats, tolerance=tolerance, residual=capped_residual(totals.residual, totals.ends), table=None,
