@@ -14,10 +14,11 @@ from .mcts import mcts
 from .minimax import minimax
 from .paranoid import CoalitionView, paranoid
 from .perft import perft
-from .results import SearchError, SearchResult, SearchStats, TraceNode
+from .results import ChanceCycleMet, SearchError, SearchResult, SearchStats, TraceNode
 from .strong import StrongResult, solve_strong
 
 __all__ = [
+    "ChanceCycleMet",
     "CoalitionView",
     "Progress",
     "SearchError",

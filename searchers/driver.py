@@ -40,7 +40,7 @@ from .protocol import (
     Game, Move, Player, State, Value, check_merge, has_chance, has_position, no_moves_error, position_key,
     position_of, repetition_scorer, rules_of, utility_bounds,
 )
-from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, ChanceCycleMet, NodeKind, SearchError, SearchResult
 from .table import CUT_OFF_BELOW, DEFAULT_MEMORY, DROPPED_BELOW, TranspositionTable, capacity_for
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -68,6 +68,7 @@ class SearchConfig:
     history: bool = False
     beam: int | None = None
     symmetry: bool = False
+    stop_at_chance_cycle: bool = False  # raise ChanceCycleMet rather than score the repetition
 
 
 def search_game(
@@ -234,6 +235,8 @@ def _depth_first(
                 repetitions += 1
                 if chance_depth > first_seen:
                     chance_cycles += 1  # the cycle passes through the dice: not a rule of the game
+                    if config.stop_at_chance_cycle:
+                        raise ChanceCycleMet(f"a position repeats through chance nodes {ply} moves down")
                 line = None
                 value = score_repetition(state)
                 if tracer is not None:

@@ -28,6 +28,7 @@ def expectiminimax(
     time: float | None = None,
     max_nodes: int | None = None,
     progress: Callable[[Progress], None] | None = None,
+    stop_at_chance_cycle: bool = False,
 ) -> SearchResult:
     """Expected minimax value and best move of ``state``, averaging over chance nodes.
 
@@ -38,7 +39,8 @@ def expectiminimax(
 
     A position that repeats on a cycle through chance nodes is scored by the game's
     repetition rule, though the game really goes on there: such a result is not exact,
-    and ``inexact_reason`` says so.
+    and ``inexact_reason`` says so; ``stop_at_chance_cycle`` raises ``ChanceCycleMet`` at the
+    first such position instead (for a caller that would rather solve the game strongly there).
 
     ``progress`` is called with a ``Progress`` about four times a second once the search
     has run for a second; Ctrl-C returns the best result found so far, marked
@@ -48,7 +50,7 @@ def expectiminimax(
     check_limits(depth=depth, time=time, max_nodes=max_nodes)
     check_memory(memory)
     limits_need_evaluation(game, "expectiminimax", depth, time, max_nodes)
-    config = SearchConfig("expectiminimax", table=table, memory=memory)
+    config = SearchConfig("expectiminimax", table=table, memory=memory, stop_at_chance_cycle=stop_at_chance_cycle)
     return search_game(
         game, state, config,
         depth=depth, time=time, max_nodes=max_nodes, trace=trace, progress=progress,

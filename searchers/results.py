@@ -29,6 +29,12 @@ class SearchError(Exception):
     """A search that cannot be made: the game lacks what the searcher needs, or bad limits."""
 
 
+class ChanceCycleMet(Exception):
+    """Raised by ``expectiminimax(..., stop_at_chance_cycle=True)`` at the first position that
+    repeats on a cycle through chance nodes, where a depth-first search could only score the
+    game's repetition rule: the strong solver (``solve_strong``) gives the true values there."""
+
+
 @dataclass(frozen=True)
 class SearchStats:
     """Counts and timing of one search."""

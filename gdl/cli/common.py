@@ -374,8 +374,10 @@ def exact_searcher(game: Any) -> str:
 
 
 def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: Any = None, time: float | None = None,
-                 table: bool = True, memory: int | None = None, seed: int | None = None, progress: Any = None) -> Any:
-    """Search `state` (default: the start) with the named searcher, `args.depth` and `time`."""
+                 table: bool = True, memory: int | None = None, seed: int | None = None, progress: Any = None,
+                 stop_at_chance_cycle: bool = False) -> Any:
+    """Search `state` (default: the start) with the named searcher, `args.depth` and `time`
+    (expectiminimax raising ChanceCycleMet at a cycle through the dice, if `stop_at_chance_cycle`)."""
     depth = args.depth
     if algorithm == "mcts":
         if depth is not None:
@@ -389,7 +391,7 @@ def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: 
     if memory is not None:
         options["memory"] = memory
     if algorithm == "expectiminimax":
-        return searchers.expectiminimax(game, state, **options)
+        return searchers.expectiminimax(game, state, stop_at_chance_cycle=stop_at_chance_cycle, **options)
     if not getattr(game, "has_chance", False):  # expectiminimax, under paranoid too, takes none of these
         # Chosen by measuring the bundled games (docs/performance.md, "Move ordering"): the
         # table's move first, the others ranked by evaluation at every ply, the symmetries

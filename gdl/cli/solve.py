@@ -16,13 +16,13 @@ from typing import Any
 from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
-    check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, fraction_text,
-    is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text, parse_params,
-    run_searcher, say, show_status, terminate_as_interrupt, value_text,
+    check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
+    fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
+    parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
-from searchers import SearchError
+from searchers import ChanceCycleMet, SearchError
 from searchers.protocol import game_name, has_chance
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
@@ -44,7 +44,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         description="Search a game from its initial state. Without --depth or --time the search "
         "goes to the end of the game and the value is exact; with them it stops early and scores "
         "the states where it stopped with the game's `evaluation` (a game without one is searched "
-        "by Monte Carlo tree search under --time). With more than two players the value is each "
+        "by Monte Carlo tree search under --time). Where positions repeat through the dice, a search can "
+        "only score them by the game's repetition rule: every position is then solved instead, as with "
+        "--strong (unless --algorithm names a searcher). With more than two players the value is each "
         "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
         "search: the best result found so far is printed, and the exit status is 130. With --strong, "
         "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers, and leaves the --out "
@@ -70,8 +72,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     return solve
 
 
-def run_search(game: Any, args: argparse.Namespace) -> Any:
-    """Run the searcher the options ask for (saying why, when it was chosen for the user)."""
+def run_search(game: Any, args: argparse.Namespace, stop_at_chance_cycle: bool = False) -> Any:
+    """Run the searcher the options ask for (saying why, when it was chosen for the user);
+    expectiminimax raises ChanceCycleMet at a cycle through the dice if `stop_at_chance_cycle`."""
     check_search_limits(args)
     algorithm, reason = choose_searcher(game, args, limited=args.time is not None)
     if args.seed is not None and algorithm != "mcts":
@@ -81,7 +84,7 @@ def run_search(game: Any, args: argparse.Namespace) -> Any:
     progress = ProgressLine(game) if sys.stderr.isatty() else None
     try:
         return run_searcher(game, algorithm, args, time=args.time, table=not args.no_table, memory=args.memory,
-                            seed=args.seed, progress=progress)
+                            seed=args.seed, progress=progress, stop_at_chance_cycle=stop_at_chance_cycle)
     finally:
         if progress is not None:
             progress.clear()
@@ -243,7 +246,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_start_names(game)
     try:
-        result = run_search(game, args)
+        try:
+            result = run_search(game, args, stop_at_chance_cycle=strong_at_chance_cycle(game, args))
+        except ChanceCycleMet:
+            status = solve_strongly_instead(game, args)
+            if status is not None:
+                return status
+            result = run_search(game, args)
     except SearchError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
@@ -340,6 +349,7 @@ class StrongProgressLine:
         """Remove the line once the solve is over."""
         if self.shown:
             clear_status()
+            self.shown = False
 
     def stop_words(self) -> str:
         """What to say of a solve stopped while it still found positions: how many, and, in
@@ -369,6 +379,99 @@ def say_unused_options(args: argparse.Namespace, game: Any) -> None:
             "not by value iteration", to=sys.stderr)
 
 
+# ---- a cycle through the dice: every position solved instead ------------------------------------
+
+# The most positions solved in memory, for a game without tiers, when a plain solve meets a cycle
+# through the dice (about half a gigabyte of memory and a minute): beyond it, the search goes on.
+_IN_MEMORY_AT_MOST = 1_000_000
+
+
+class _TooMany(Exception):
+    """A strong solve in place of a search has found more positions than it may hold."""
+
+
+def strong_at_chance_cycle(game: Any, args: argparse.Namespace) -> bool:
+    """Whether a plain solve stops its search at the first cycle through the dice to solve
+    every position instead: a search to the end by the default searcher (expectiminimax, for
+    a game of dice); a searcher named with --algorithm searches as asked."""
+    return (args.algorithm is None and args.depth is None and args.time is None and args.iterations is None
+            and exact_searcher(game) == "expectiminimax")
+
+
+def solve_strongly_instead(game: Any, args: argparse.Namespace) -> int | None:
+    """Solve every position of a game whose positions repeat through the dice (a search can
+    only score such a repetition by the game's rule, where the game goes on) and print the
+    result as `gdl solve --strong` does, with the search's JSON keys too; the exit status, or
+    None when the game is too large to hold in memory, or cannot be solved so, and the search
+    must go on."""
+    say(f"gdl solve: positions of {game.title} repeat through the dice, where a search from the start could only "
+        "score them by the game's repetition rule; every position is solved instead, as --strong does "
+        "(`--algorithm expectiminimax` searches all the same)", to=sys.stderr)
+    try:
+        check_game(game, DEFAULT_TOLERANCE)
+    except SearchError as error:
+        say(f"gdl solve: it cannot be solved so ({error}); the search goes on, and its value will not be exact",
+            to=sys.stderr)
+        return None
+    most = None if has_tiers(game) else _IN_MEMORY_AT_MOST  # tiers hold one tier in memory at a time
+    line = StrongProgressLine(draw=sys.stderr.isatty())
+
+    def progress(step: StrongProgress) -> None:
+        line(step)
+        if most is not None and step.positions > most:
+            raise _TooMany
+
+    try:
+        result = solve_reporting_stops(game, line, progress=progress)
+    except _TooMany:
+        say(f"gdl solve: more than {most:,} positions, too many to solve in memory here for a game without a "
+            "`tier`; the search goes on, and its value will not be exact (`gdl solve FILE --strong` solves "
+            "them all)", to=sys.stderr)
+        return None
+    if isinstance(result, int):
+        return result
+    say(json.dumps(strong_search_json(game, result)) if args.json else strong_text(game, result, None))
+    return 0
+
+
+def strong_search_json(game: Any, result: StrongResult) -> dict[str, Any]:
+    """A strong solve made for `gdl solve` without --strong: the strong solve's JSON object
+    with the search's keys that it lacks (the principal variation is the best move alone,
+    `stats.nodes` the positions solved)."""
+    report = strong_json(game, result, None)
+    report["principal_variation"] = [] if result.best_move is None else [move_text(game, result.best_move)]
+    report["interrupted"] = False
+    report["stats"]["nodes"] = result.positions
+    return report
+
+
+# ---- --strong: every position ------------------------------------------------------------------
+
+
+def solve_reporting_stops(game: Any, line: StrongProgressLine, **options: Any) -> StrongResult | int:
+    """``solve_strong(game, **options)`` (the progress callback ``line`` unless given), its
+    failures as usage errors, and a stop (Ctrl-C or SIGTERM) said in words: the result, or the
+    exit status of the stop."""
+    out = options.get("out")
+    options.setdefault("progress", line)
+    try:
+        with terminate_as_interrupt():
+            return solve_strong(game, **options)
+    except (SearchError, TablebaseError) as error:
+        raise UsageError(str(error)) from None
+    except (sqlite3.Error, OSError) as error:
+        left = "" if out is None else _left_behind(out)
+        raise UsageError(f"cannot write the tablebase: {error}{left}") from None
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
+        line.clear()
+        left = "" if out is None else _left_behind(out)
+        terminated = isinstance(stop, Terminated)
+        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{line.stop_words()}", to=sys.stderr)
+        return TERMINATED if terminated else INTERRUPTED
+    finally:
+        line.clear()
+
+
 def run_strong(args: argparse.Namespace) -> int:
     """Solve every position and print the figures (and write the tablebase, with --out)."""
     game = load_game(args)
@@ -387,26 +490,12 @@ def run_strong(args: argparse.Namespace) -> int:
             say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
                 to=sys.stderr)
     say_unused_options(args, game)
-    progress = StrongProgressLine(draw=sys.stderr.isatty())
-    try:
-        with terminate_as_interrupt():
-            result = solve_strong(game, tolerance=args.tolerance, progress=progress, out=args.out,
-                                  meta=describe_game(game), workers=args.workers, ray=args.ray,
-                                  factory=partial(build, game.source.text, game.source.name,
-                                                  parse_params(args.param, args.file)))
-    except (SearchError, TablebaseError) as error:
-        raise UsageError(str(error)) from None
-    except (sqlite3.Error, OSError) as error:
-        left = "" if args.out is None else _left_behind(args.out)
-        raise UsageError(f"cannot write the tablebase: {error}{left}") from None
-    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
-        progress.clear()
-        left = "" if args.out is None else _left_behind(args.out)
-        terminated = isinstance(stop, Terminated)
-        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{progress.stop_words()}",
-            to=sys.stderr)
-        return TERMINATED if terminated else INTERRUPTED
-    progress.clear()
+    result = solve_reporting_stops(game, StrongProgressLine(draw=sys.stderr.isatty()), tolerance=args.tolerance,
+                                   out=args.out, meta=describe_game(game), workers=args.workers, ray=args.ray,
+                                   factory=partial(build, game.source.text, game.source.name,
+                                                   parse_params(args.param, args.file)))
+    if isinstance(result, int):
+        return result
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
     return 0
 
