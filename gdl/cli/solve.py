@@ -5,12 +5,14 @@ Monte Carlo tree search and report the result; or, with `--strong`, solve every 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
 import sqlite3
 import sys
 from functools import partial
+from time import perf_counter
 from typing import Any
 
 from gdl import build
@@ -22,7 +24,7 @@ from gdl.cli.common import (
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
-from searchers import ChanceCycleMet, SearchError
+from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
@@ -45,10 +47,10 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "goes to the end of the game and the value is exact; with them it stops early and scores "
         "the states where it stopped with the game's `evaluation` (a game without one is searched "
         "by Monte Carlo tree search under --time). Where positions repeat through the dice, a search can "
-        "only score them by the game's repetition rule: every position is then solved instead, as with "
-        "--strong (unless --algorithm names a searcher). With more than two players the value is each "
+        "only score them by the game's repetition rule: in a two-player zero-sum game, every position is then "
+        "solved instead, as with --strong (unless --algorithm, --depth, --time or --iterations asks for a search). With more than two players the value is each "
         "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
-        "search: the best result found so far is printed, and the exit status is 130. With --strong, "
+        "search: the best result found so far is printed (a solve of every position has none), and the exit status is 130. With --strong, "
         "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers, and leaves the --out "
         "tablebase marked incomplete, refused until it is solved again.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
@@ -246,12 +248,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_start_names(game)
     try:
-        try:
-            result = run_search(game, args, stop_at_chance_cycle=strong_at_chance_cycle(game, args))
-        except ChanceCycleMet:
-            status = solve_strongly_instead(game, args)
+        result = search_until_chance_cycle(game, args) if strong_at_chance_cycle(game, args) else None
+        if isinstance(result, float):  # the seconds searched before the cycle
+            status = solve_strongly_instead(game, args, result)
             if status is not None:
                 return status
+        if not isinstance(result, SearchResult):
             result = run_search(game, args)
     except SearchError as error:
         raise UsageError(str(error)) from None
@@ -381,9 +383,10 @@ def say_unused_options(args: argparse.Namespace, game: Any) -> None:
 
 # ---- a cycle through the dice: every position solved instead ------------------------------------
 
-# The most positions solved in memory, for a game without tiers, when a plain solve meets a cycle
-# through the dice (about half a gigabyte of memory and a minute): beyond it, the search goes on.
-_IN_MEMORY_AT_MOST = 1_000_000
+# Bytes of memory a position of a strong solve in memory takes, about (Pig without its tiers:
+# 570 to 700); with --memory, the most positions a plain solve holds to solve a game without
+# tiers whose positions repeat through the dice (a million by default): beyond, it searches.
+_BYTES_A_POSITION = 1_000
 
 
 class _TooMany(Exception):
@@ -392,28 +395,38 @@ class _TooMany(Exception):
 
 def strong_at_chance_cycle(game: Any, args: argparse.Namespace) -> bool:
     """Whether a plain solve stops its search at the first cycle through the dice to solve
-    every position instead: a search to the end by the default searcher (expectiminimax, for
-    a game of dice); a searcher named with --algorithm searches as asked."""
+    every position instead: a search to the end by the default searcher of a two-player
+    zero-sum game of dice (expectiminimax); a searcher named with --algorithm, or limited by
+    --depth, --time or --iterations, searches as asked."""
     return (args.algorithm is None and args.depth is None and args.time is None and args.iterations is None
             and exact_searcher(game) == "expectiminimax")
 
 
-def solve_strongly_instead(game: Any, args: argparse.Namespace) -> int | None:
+def search_until_chance_cycle(game: Any, args: argparse.Namespace) -> SearchResult | float:
+    """The search's result, or, if it met a position repeating through the dice, the seconds
+    it took to: its table is then freed before anything else runs (its closures make cycles
+    that only the collector frees, and a strong solve turns the collector off)."""
+    started = perf_counter()
+    try:
+        result: SearchResult = run_search(game, args, stop_at_chance_cycle=True)
+        return result
+    except ChanceCycleMet:
+        pass
+    gc.collect()
+    return perf_counter() - started
+
+
+def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float) -> int | None:
     """Solve every position of a game whose positions repeat through the dice (a search can
-    only score such a repetition by the game's rule, where the game goes on) and print the
-    result as `gdl solve --strong` does, with the search's JSON keys too; the exit status, or
-    None when the game is too large to hold in memory, or cannot be solved so, and the search
-    must go on."""
+    only score such a repetition by the game's rule, where the game goes on), after
+    ``searched`` seconds of a search that met one, and print the result as `gdl solve
+    --strong` does, with the search's JSON keys too; the exit status, or None when the game,
+    without tiers, has more positions than --memory holds, and must be searched."""
     say(f"gdl solve: positions of {game.title} repeat through the dice, where a search from the start could only "
         "score them by the game's repetition rule; every position is solved instead, as --strong does "
         "(`--algorithm expectiminimax` searches all the same)", to=sys.stderr)
-    try:
-        check_game(game, DEFAULT_TOLERANCE)
-    except SearchError as error:
-        say(f"gdl solve: it cannot be solved so ({error}); the search goes on, and its value will not be exact",
-            to=sys.stderr)
-        return None
-    most = None if has_tiers(game) else _IN_MEMORY_AT_MOST  # tiers hold one tier in memory at a time
+    # Tiers hold a tier in memory at a time; without them, the whole graph is held.
+    most = None if has_tiers(game) else args.memory // _BYTES_A_POSITION
     line = StrongProgressLine(draw=sys.stderr.isatty())
 
     def progress(step: StrongProgress) -> None:
@@ -422,36 +435,41 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace) -> int | None:
             raise _TooMany
 
     try:
-        result = solve_reporting_stops(game, line, progress=progress)
+        result = solve_reporting_stops(
+            game, line, progress=progress,
+            after_stop="; a solve of every position has no value to show before its end (`--algorithm "
+            "expectiminimax` searches, and has its best so far when stopped)")
     except _TooMany:
-        say(f"gdl solve: more than {most:,} positions, too many to solve in memory here for a game without a "
-            "`tier`; the search goes on, and its value will not be exact (`gdl solve FILE --strong` solves "
-            "them all)", to=sys.stderr)
+        say(f"gdl solve: more than {most:,} positions, as many as --memory holds (about {_BYTES_A_POSITION:,} bytes "
+            "each) for a game without a `tier`; the search starts again, and its value will not be exact "
+            "(`gdl solve FILE --strong` solves them all)", to=sys.stderr)
         return None
     if isinstance(result, int):
         return result
-    say(json.dumps(strong_search_json(game, result)) if args.json else strong_text(game, result, None))
+    say(json.dumps(strong_search_json(game, result, searched)) if args.json else strong_text(game, result, None))
     return 0
 
 
-def strong_search_json(game: Any, result: StrongResult) -> dict[str, Any]:
-    """A strong solve made for `gdl solve` without --strong: the strong solve's JSON object
-    with the search's keys that it lacks (the principal variation is the best move alone,
-    `stats.nodes` the positions solved)."""
+def strong_search_json(game: Any, result: StrongResult, searched: float) -> dict[str, Any]:
+    """A strong solve made for `gdl solve` without --strong, after ``searched`` seconds of the
+    search that met a cycle through the dice: the strong solve's JSON object with the search's
+    keys that it lacks (the principal variation is the best move alone, `stats.nodes` the
+    positions solved; `stats.seconds` counts the search too, `stats.search_seconds` it alone)."""
     report = strong_json(game, result, None)
     report["principal_variation"] = [] if result.best_move is None else [move_text(game, result.best_move)]
     report["interrupted"] = False
-    report["stats"]["nodes"] = result.positions
+    report["stats"].update(nodes=result.positions, seconds=round(result.stats.seconds + searched, 4),
+                           search_seconds=round(searched, 4))
     return report
 
 
 # ---- --strong: every position ------------------------------------------------------------------
 
 
-def solve_reporting_stops(game: Any, line: StrongProgressLine, **options: Any) -> StrongResult | int:
+def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str = "", **options: Any) -> StrongResult | int:
     """``solve_strong(game, **options)`` (the progress callback ``line`` unless given), its
-    failures as usage errors, and a stop (Ctrl-C or SIGTERM) said in words: the result, or the
-    exit status of the stop."""
+    failures as usage errors, and a stop (Ctrl-C or SIGTERM) said in words, ``after_stop``
+    last: the result, or the exit status of the stop."""
     out = options.get("out")
     options.setdefault("progress", line)
     try:
@@ -466,7 +484,8 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, **options: Any) -
         line.clear()
         left = "" if out is None else _left_behind(out)
         terminated = isinstance(stop, Terminated)
-        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{line.stop_words()}", to=sys.stderr)
+        say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{line.stop_words()}{after_stop}",
+            to=sys.stderr)
         return TERMINATED if terminated else INTERRUPTED
     finally:
         line.clear()

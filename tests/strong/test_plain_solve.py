@@ -4,6 +4,7 @@ stops at the first such repetition and every position is solved instead, with th
 
 from __future__ import annotations
 
+import gc
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -84,15 +85,81 @@ def test_a_searcher_named_searches_as_asked(capsys: pytest.CaptureFixture[str], 
     assert report["exact"] is False and "repeat through chance nodes" in report["inexact_reason"]
 
 
-def test_a_game_too_large_to_hold_is_searched_as_before(capsys: pytest.CaptureFixture[str], coin: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game without tiers is solved in memory up to a limit of positions; past it the
-    search goes on, and says its value is not exact."""
-    monkeypatch.setattr(solve_command, "_IN_MEMORY_AT_MOST", COIN_POSITIONS - 1)
-    status, out, err = solve(capsys, coin)
+def test_a_game_too_large_for_memory_is_searched_as_before(capsys: pytest.CaptureFixture[str], coin: str) -> None:
+    """A game without tiers is solved in memory up to as many positions as --memory holds
+    (1,000 bytes each); past them the search starts again, and says its value is not exact."""
+    status, out, err = solve(capsys, coin, "--memory", str(1000 * (COIN_POSITIONS - 1)))
     assert status == 0
-    assert f"more than {COIN_POSITIONS - 1} positions, too many to solve in memory" in err
+    assert f"more than {COIN_POSITIONS - 1} positions, as many as --memory holds" in err
+    assert "the search starts again" in err
     assert out.startswith("Coin: expected value 1/4 (~0.2500) for A  [not exact]\n")
+    status, out, err = solve(capsys, coin, "--memory", str(1000 * (COIN_POSITIONS - 1)), "--json")
+    report = json.loads(out)
+    assert report["algorithm"] == "expectiminimax" and report["exact"] is False
+    assert report["value_fraction"] == "1/4" and report["principal_variation"] == ["flip"]
+    status, out, err = solve(capsys, coin, "--memory", str(1000 * COIN_POSITIONS), "--json")
+    assert json.loads(out)["value_fraction"] == "1/3"
+
+
+def test_a_game_with_tiers_is_solved_whatever_the_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """Tiers hold one tier in memory at a time: --memory does not limit a game with them."""
+    status, out, _ = solve(capsys, str(PIG), "-p", "goal=4", "--memory", "1000", "--json")
+    report = json.loads(out)
+    assert status == 0 and report["exact"] is True and report["stats"]["tiers"] > 0
+    assert report["positions"] > 1
+
+
+@pytest.mark.parametrize("limit", [["--depth", "4"], ["--time", "0.2"], ["--iterations", "50"]],
+                         ids=["depth", "time", "iterations"])
+def test_a_limited_search_is_a_search(capsys: pytest.CaptureFixture[str], tmp_path: Path, limit: list[str]) -> None:
+    path = tmp_path / "coin.gdl"
+    path.write_text(COIN + "evaluation = 0\n")  # a depth limit needs it
+    _, out, err = solve(capsys, str(path), *limit, "--json")
+    report = json.loads(out)
+    assert report["algorithm"] != "strong" and report["exact"] is False and "repeat through the dice" not in err
+
+
+def test_the_solve_starts_on_a_chance_node_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The coin in the air at the start: heads A wins, tails B flips and wins with chance 2/3
+    (as A does in the coin game), so A's value is 1/2 - 1/2 (2/3 - 1/3) = 1/3."""
+    path = tmp_path / "coin.gdl"
+    path.write_text(COIN.replace("flipping = false\n    won", "flipping = true\n    won"))
+    status, out, _ = solve(capsys, str(path), "--json")
+    report = json.loads(out)
+    assert status == 0 and report["exact"] is True and report["value_fraction"] == "1/3"
+    assert report["to_move"] is None and report["best_move"] is None and report["principal_variation"] == []
+    assert {name: Fraction(value).limit_denominator(10) for name, value in report["move_values"].items()} == {
+        "heads": 1, "tails": Fraction(-1, 3)}
+
+
+def test_a_stop_while_every_position_is_solved_says_there_is_nothing_to_show(
+        capsys: pytest.CaptureFixture[str], coin: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopped(*args: object, **options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_command, "solve_strong", stopped)
+    status, out, err = solve(capsys, coin, "--json")
+    assert status == 130 and out == ""
+    assert err.startswith("gdl solve: positions of Coin repeat through the dice")
+    assert "gdl solve: interrupted; a solve of every position has no value to show before its end" in err
+
+
+def test_the_search_is_freed_before_every_position_is_solved(capsys: pytest.CaptureFixture[str], coin: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's table, kept alive by its closures' cycles, is collected before the strong
+    solve (which turns the collector off) or the search made again."""
+    from searchers.table import TranspositionTable
+
+    def tables() -> int:
+        return sum(isinstance(thing, TranspositionTable) for thing in gc.get_objects())
+
+    alive: list[int] = []
+    solve_strong = solve_command.solve_strong
+    monkeypatch.setattr(solve_command, "solve_strong",
+                        lambda *args, **options: alive.append(tables()) or solve_strong(*args, **options))
+    before = tables()
+    assert solve(capsys, coin)[0] == 0
+    assert alive == [before]
 
 
 def test_pig_to_six_is_solved_exactly_without_strong(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,6 +170,53 @@ def test_pig_to_six_is_solved_exactly_without_strong(capsys: pytest.CaptureFixtu
     assert status == 0 and report["exact"] is True and report["method"] == "policy iteration"
     assert Fraction(report["value_fraction"]) == Fraction(17, 31)
     assert report["value"] == pytest.approx(2 * pig_win_chance(6) - 1, abs=1e-12)
+
+
+def test_a_game_of_more_players_with_dice_is_searched_by_max_n(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """The strong solver is for two players: three players with the coin are searched (max^n),
+    not exact, as before."""
+    path = tmp_path / "coin3.gdl"
+    path.write_text(COIN.replace("players A, B", "players A, B, C")
+                    .replace("mover = other(mover)", "mover = B if mover == A else C if mover == B else A")
+                    .replace("utility = 1 if mover == A else -1", "utility = {p: (1 if p == mover else 0) for p in [A, B, C]}"))
+    status, out, err = solve(capsys, str(path), "--json")
+    report = json.loads(out)
+    assert status == 0 and report["algorithm"] == "maxn" and report["exact"] is False
+    assert "repeat through the dice" not in err
+
+
+def test_a_cycle_without_dice_on_it_is_searched(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A game with dice whose positions repeat only by moves (each player may pass the turn,
+    or roll to end the game: even, A wins): the search's repetition rule is the game's own
+    there, so the search answers, exact. Rolling is worth 0 to either player, passing leads
+    to a draw by repetition: 0."""
+    path = tmp_path / "pass.gdl"
+    path.write_text("""game "Pass or roll"
+players A, B
+symbols roll, pass
+state:
+    mover = A
+    rolling = false
+    won = 0
+to_move = chance if rolling else mover
+moves = [] if rolling else [roll, pass]
+outcomes = [(1, 1 / 2), (2, 1 / 2)]
+result(m):
+    if rolling:
+        rolling = false
+        won = 1 if m == 2 else -1
+    elif m == roll:
+        rolling = true
+    else:
+        mover = other(mover)
+terminal = won != 0
+utility = won
+""")
+    status, out, err = solve(capsys, str(path), "--json")
+    report = json.loads(out)
+    assert status == 0 and report["algorithm"] == "expectiminimax" and report["exact"] is True
+    assert report["value"] == 0 and "repeat through the dice" not in err
 
 
 def test_a_game_of_dice_without_a_cycle_is_searched(capsys: pytest.CaptureFixture[str]) -> None:
