@@ -91,7 +91,10 @@ def _grid_of_fill(args: tuple[Kind, ...]) -> Kind:
 
 
 def _sum(args: tuple[Kind, ...]) -> Kind:
-    return INT if element(args[0]).name == "int" else NUMBER
+    # Items of no known kind (an empty tuple's) may all be integers: their sum is not known
+    # to be anything but a number.
+    items = element(args[0]).name
+    return INT if items == "int" else ANY if items == "any" else NUMBER
 
 
 def _get(args: tuple[Kind, ...]) -> Kind:

@@ -441,6 +441,18 @@ def test_a_tier_that_is_no_integer_of_64_bits_is_an_error_at_tier(
     assert "internal error" not in err
 
 
+def test_nim_of_no_piles_has_an_integer_tier(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sum of an empty tuple, whose items have no kind the checker knows, is not taken
+    for a fraction at `tier` (it was "`tier` must be an integer ..., got a number"): the game
+    checks, and its one position is terminal, a loss for the player to move."""
+    nim = [str(ROOT / "games" / "nim.gdl"), "-p", "piles=()"]
+    assert main(["check", *nim]) == 0
+    capsys.readouterr()
+    assert main(["solve", *nim, "--strong", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["positions"] == report["terminal"] == 1 and report["value"] == -1
+
+
 def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """A game without `tier` is solved in one process, in memory, and the output says so."""
     assert main(["solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--workers", "2"]) == 0
