@@ -188,14 +188,27 @@ class Tablebase:
 
     def best_move(self, state: Any) -> Any:
         """The best move in ``state`` (None in a finished game or at a chance node)."""
-        best = self._row(state)[2]
+        value, remoteness, best = self._row(state)
         if best is None:
             return None
         moves = self.game.actions(state)
         if best >= len(moves):
             raise GdlTablebaseError(f"the tablebase is damaged: it gives move {best + 1} as the best of a "
                                     f"position with {len(moves)} moves", file=str(self.path))
-        return moves[best]
+        # The best move is kept as its place among the moves of the state the solve met; an
+        # equal state may list them in another order (a loop over a set or a map goes the way
+        # its items were added), and there the place names another move: then the best is
+        # a move that keeps the value, as fast as the remoteness says.
+        if self._keeps(state, moves[best], value, remoteness):
+            return moves[best]
+        return next((move for move in moves if self._keeps(state, move, value, remoteness)), moves[best])
+
+    def _keeps(self, state: Any, move: Any, value: Any, remoteness: int | None) -> bool:
+        """Whether ``move`` leads to a position worth ``value`` (within the solve's bound on
+        its error), one ply nearer the end where the end is counted."""
+        after, left, _ = self._row(self.game.result(state, move))
+        slack = self.meta.get("residual") or 0
+        return abs(after - value) <= slack and (remoteness is None or left is None or left == remoteness - 1)
 
     def check_game(self, game: Any) -> None:
         """Raise GdlTablebaseError unless this tablebase solves ``game`` (same file, same parameters)."""

@@ -945,3 +945,48 @@ def test_an_outcome_of_the_dice_is_typed_as_a_move_is(capsys: pytest.CaptureFixt
             for face in ("HEADS", "(tails)", " Heads ")] == [1, -1, 1]
     status, _, err = run(capsys, "query", str(out), "flip", "edge")
     assert status == 1 and "move 2: `edge` is not an outcome of the dice here; they are: heads, tails" in err
+
+
+SETS = """game "Sets"
+players A, B
+symbols y, z, none
+state:
+    s = set([])
+    mover = A
+    picked = none
+to_move = mover
+moves = [c for c in [y, z] if c not in s] if len(s) < 2 else list(s)
+result(c):
+    if len(s) < 2:
+        s = s + {c}
+        mover = other(mover)
+    else:
+        picked = c
+terminal = picked != none
+utility = 1 if picked == y else -1
+"""
+
+
+@pytest.mark.parametrize("container", ["set", "map"])
+def test_the_best_move_of_a_state_listing_its_moves_in_another_order(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, container: str) -> None:
+    """After y, z and after z, y the states are equal (a set, or a map, of the same items) but
+    list their last moves in the order the items were added; picking y wins for A (utility 1),
+    z loses. The tablebase keeps the best move's place in one order: asked about the other
+    state, it named z (query, play's hint and the Python API)."""
+    text = SETS if container == "set" else SETS.replace("s = set([])", "s = {}").replace(
+        "s = s + {c}", "s[c] = 1").replace("list(s)", "[k for k in s]")
+    path, out = tmp_path / "sets.gdl", tmp_path / "sets.sqlite"
+    path.write_text(text)
+    assert main(["solve", str(path), "--strong", "--out", str(out)]) == 0
+    capsys.readouterr()
+    game = gdl.load(path)
+    with gdl.Tablebase(out) as base:
+        for first, second in (("y", "z"), ("z", "y")):
+            state = game.initial_state()
+            for move in (first, second):
+                state = game.result(state, next(m for m in game.actions(state) if str(m) == move))
+            assert [str(m) for m in game.actions(state)] == [first, second]  # the order items came in
+            assert str(base.best_move(state)) == "y" and base.value(state) == 1
+            assert main(["query", str(out), first, second, "--json"]) == 0
+            assert json.loads(capsys.readouterr().out)["best_move"] == "y"
