@@ -14,6 +14,8 @@ remoteness 0 for finished games and ``NEVER`` elsewhere.
 
 from __future__ import annotations
 
+import math
+
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -68,8 +70,17 @@ def repetition_varies(solution: Solution, scores: list[Value]) -> None:
     positions values that hang on where play came into it: not exact, each value within the
     scores' span."""
     solution.exact = False
-    solution.residual += float(max(scores) - min(scores))
+    solution.residual += as_float(max(scores) - min(scores))
     solution.methods.add(VARYING_REPETITION)
+
+
+def as_float(number: Value) -> float:
+    """``number`` as a float; infinity past the floats' range (a game's scores may be integers
+    of hundreds of digits)."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
 
 
 def capped_residual(residual: float, ends: Iterable[Value]) -> float:
@@ -78,8 +89,8 @@ def capped_residual(residual: float, ends: Iterable[Value]) -> float:
     less: ``ends`` holds the scores a play can end with (the finished games' and the repetition
     scores), and every value, the game's and value iteration's (each sweep averages, or picks
     among, values between them), lies between the lowest and the highest of those."""
-    scores = [float(end) for end in ends]
-    return min(residual, max(scores) - min(scores)) if scores else residual
+    scores = list(ends)
+    return min(residual, as_float(max(scores) - min(scores))) if scores else residual
 
 
 def repetition_scores(scores: Iterable[Value | None], kinds: Iterable[int]) -> set[Value]:

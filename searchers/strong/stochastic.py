@@ -38,6 +38,7 @@ from operator import add, sub
 from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
+from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
 from .solution import Solution, repetition_varies, strongly_connected
 
@@ -770,8 +771,12 @@ def solve_chance_cycle(
     """Solve a strongly connected component with chance nodes whose exits are solved: exactly
     when ``try_exact`` (the game is small enough) and the certificate holds, else by value
     iteration."""
-    component = _Component(graph, solution, members)
-    guess, bound, change = value_iteration(component, tolerance, interrupt_check)
+    try:
+        component = _Component(graph, solution, members)
+        guess, bound, change = value_iteration(component, tolerance, interrupt_check)
+    except OverflowError:
+        raise SearchError("positions repeat through the dice where play can end with a score past the range of the "
+                          "floats value iteration computes with (about 1.8e308): give the game smaller scores") from None
     values: list[Any] = guess
     exact = False
     policy = None

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import gdl
-from searchers import alphabeta, expectiminimax
+from searchers import SearchError, alphabeta, expectiminimax
 from searchers.protocol import Value
 from searchers.strong import solve_strong, stochastic
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
@@ -677,3 +677,37 @@ def test_a_shuttle_is_a_draw_and_a_forced_line_counts_its_plies() -> None:
                        {"x": -1, "y": 1}, start="a")
     result = solve_strong(escape)
     assert (result.value, result.remoteness, result.best_move) == (1, 3, "c")
+
+
+HUGE = """game "Huge"
+players A, B
+symbols win, lose
+state:
+    done = false
+    choice = lose
+to_move = A
+moves = [win, lose]
+result(m):
+    done = true
+    choice = m
+terminal = done
+utility = 10**400 if choice == win else -1
+"""
+
+
+def test_scores_past_the_floats_are_solved_exactly_without_dice() -> None:
+    """A takes the win worth 10**400 (an integer the language allows; the bound on the error,
+    a float, made it an internal error)."""
+    result = solve_strong(gdl.loads(HUGE))
+    assert result.value == 10**400 and result.exact and result.residual == 0
+    assert result.outcomes == {10**400: 2, -1: 1}
+
+
+def test_scores_past_the_floats_through_the_dice_are_refused_in_words(tmp_path: Path) -> None:
+    """Value iteration computes in floats: a cycle through the dice that can end in 10**400
+    is refused, saying why (it was an internal error)."""
+    from tests.strong.test_plain_solve import COIN
+
+    game = gdl.loads(COIN.replace("utility = 1 if", "utility = 10**400 if"))
+    with pytest.raises(SearchError, match="past the range of the floats value iteration computes with"):
+        solve_strong(game)
