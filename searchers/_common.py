@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from time import perf_counter
 from typing import Any, TypeAlias, TypeVar
 
-from .protocol import Game, Move, State, Value, rules_of
+from .protocol import Game, Move, State, Value, is_zero_sum, rules_of
 
 # A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
 Line: TypeAlias = "tuple[Move, Line] | None"
@@ -356,7 +356,7 @@ def run(
         table_evictions=0 if table is None else table.evictions,
         chance_repetitions=outcome.chance_cycles,
     )
-    reason = inexact_reason(outcome, reached)
+    reason = inexact_reason(outcome, reached, len(tuple(game.players)) == 2 and is_zero_sum(game))
     return SearchResult(
         value=outcome.value,
         move=outcome.move,
@@ -450,9 +450,10 @@ def search_from(
         stack.restore()
 
 
-def inexact_reason(outcome: Outcome, depth: int) -> str | None:
+def inexact_reason(outcome: Outcome, depth: int, strong: bool = True) -> str | None:
     """Why the outcome's value is not the game's true value, in words (every reason that
-    holds); None when it is."""
+    holds; ``strong``: the strong solver, for two-player zero-sum games, can do better); None
+    when it is."""
     reasons = []
     if outcome.interrupted:
         reasons.append("the search was interrupted: this is the best found so far")
@@ -466,7 +467,7 @@ def inexact_reason(outcome: Outcome, depth: int) -> str | None:
         reasons.append(
             f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
             "there the game goes on, but a depth-first search can only score the repetition "
-            "by the game's repetition rule; the strong solver finds the true value"
+            "by the game's repetition rule" + ("; the strong solver finds the true value" if strong else "")
         )
     return "; and ".join(reasons) or None
 

@@ -192,7 +192,7 @@ def result_text(game: Any, result: Any) -> str:
         lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
     if not result.exact and not result.interrupted and result.inexact_reason:
         lines.append(f"not exact: {result.inexact_reason}")
-        if result.stats.chance_repetitions:
+        if result.stats.chance_repetitions and is_two_player_zero_sum(game):  # the strong solver's games
             lines.append("  `gdl solve FILE --strong` solves every position and gives the true value")
     if result.move is None and result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node; the value of each outcome:")

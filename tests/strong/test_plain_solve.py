@@ -175,7 +175,7 @@ def test_pig_to_six_is_solved_exactly_without_strong(capsys: pytest.CaptureFixtu
 def test_a_game_of_more_players_with_dice_is_searched_by_max_n(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     """The strong solver is for two players: three players with the coin are searched (max^n),
-    not exact, as before."""
+    not exact, as before, and `--strong` is not offered (it pointed to it)."""
     path = tmp_path / "coin3.gdl"
     path.write_text(COIN.replace("players A, B", "players A, B, C")
                     .replace("mover = other(mover)", "mover = B if mover == A else C if mover == B else A")
@@ -184,6 +184,10 @@ def test_a_game_of_more_players_with_dice_is_searched_by_max_n(capsys: pytest.Ca
     report = json.loads(out)
     assert status == 0 and report["algorithm"] == "maxn" and report["exact"] is False
     assert "repeat through the dice" not in err
+    # Nor is the strong solver, which refuses more than two players, pointed to.
+    assert report["inexact_reason"].endswith("can only score the repetition by the game's repetition rule")
+    status, out, _ = solve(capsys, str(path))
+    assert status == 0 and "not exact: positions repeat through chance nodes" in out and "strong" not in out
 
 
 def test_a_cycle_without_dice_on_it_is_searched(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
