@@ -51,8 +51,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "solved instead, as with --strong (unless --algorithm, --depth, --time or --iterations asks for a search). With more than two players the value is each "
         "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
         "search: the best result found so far is printed (a solve of every position has none), and the exit status is 130. With --strong, "
-        "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers, and leaves the --out "
-        "tablebase marked incomplete, refused until it is solved again.",
+        "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers; a game with a `tier` leaves the --out "
+        "tablebase marked incomplete, refused until it is solved again; one without writes it at the end only, so that "
+        "a stop before leaves the file as it was.",
         epilog="examples:\n  gdl solve games/tictactoe.gdl\n  gdl solve games/subtraction.gdl -p stones=5 --json\n"
         "  gdl solve games/connect.gdl --depth 6 --algorithm alphabeta\n"
         "  gdl solve games/connect.gdl -p rows=4 -p cols=4 --strong --workers 2 --out c44.sqlite\n"

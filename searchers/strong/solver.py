@@ -10,6 +10,7 @@ when small enough, exact policy iteration (``stochastic``).
 from __future__ import annotations
 
 import math
+import sqlite3
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -29,7 +30,7 @@ from .solution import (
 )
 from . import stochastic
 from .stochastic import solve_chance_cycle
-from .tablebase import TablebaseWriter, rows_of
+from .tablebase import TablebaseWriter, remove_tablebase, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
 """Value iteration stops when no value changes by this much in a sweep."""
@@ -421,14 +422,20 @@ def solve_whole(
     report = Reporter(progress)
     report.positions = result.positions
     assert result.table is not None  # a solve in memory keeps its table
-    writer = write_table(out, result.table, report)
-    write_seconds = perf_counter() - began
-    seconds = result.stats.seconds + write_seconds
-    stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
-                    positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
-    result = replace(result, stats=stats)
     try:
-        writer.finish({**(meta or {}), **solved_meta(result)})
-    finally:
-        writer.close()
+        writer = write_table(out, result.table, report)
+        write_seconds = perf_counter() - began
+        seconds = result.stats.seconds + write_seconds
+        stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
+                        positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
+        result = replace(result, stats=stats)
+        try:
+            writer.finish({**(meta or {}), **solved_meta(result)})
+        finally:
+            writer.close()
+    except (sqlite3.Error, OSError):
+        # Written without a journal, a file the disk could not take (full) may be no database
+        # at all, and would then be refused as another file rather than solved again.
+        remove_tablebase(out)
+        raise
     return result

@@ -200,15 +200,20 @@ def being_written(path: str | Path) -> bool:
     return False
 
 
+def remove_tablebase(path: str | Path) -> None:
+    """Remove the file at ``path`` and SQLite's files beside it, where they are."""
+    for stale in (Path(path), Path(f"{path}-journal"), Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if stale.exists():
+            os.remove(stale)
+
+
 class TablebaseWriter:
     """Writes a tablebase: ``add`` rows, then ``finish`` with the metadata."""
 
     def __init__(self, path: str | Path) -> None:
         """Start a new tablebase at ``path``, replacing any file there."""
         self.path = Path(path)
-        for stale in (self.path, Path(f"{self.path}-journal"), Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-            if stale.exists():
-                os.remove(stale)
+        remove_tablebase(self.path)
         self.connection = self._opened(self.path)
         self.connection.executescript(
             """

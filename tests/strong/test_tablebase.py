@@ -360,6 +360,31 @@ def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.Capt
     assert "Traceback" not in err
 
 
+def test_a_full_disk_under_a_solve_in_memory_leaves_no_file_to_refuse(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tablebase written without a journal that the disk cannot take may be no database at
+    all: it was left, called "nothing was written", and the same solve then refused it as
+    another file. Now it is removed, and the solve made again writes it."""
+    from searchers.strong.tablebase import TablebaseWriter
+
+    out, subtraction = tmp_path / "t.sqlite", str(ROOT / "games" / "subtraction.gdl")  # without tiers
+    add = TablebaseWriter.add
+
+    def full(self: TablebaseWriter, rows: Any, commit: bool = True) -> None:
+        add(self, rows, commit)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(TablebaseWriter, "add", full)
+    status, _, err = run(capsys, "solve", subtraction, "--strong", "--out", str(out))
+    assert status == 2
+    assert f"cannot write the tablebase: database or disk is full; nothing was written to {out}" in err
+    assert not out.exists()
+    monkeypatch.setattr(TablebaseWriter, "add", add)
+    assert run(capsys, "solve", subtraction, "--strong", "--out", str(out))[0] == 0
+    # 15 stones, 1 or 2 a move: a multiple of 3 loses for the mover, so First loses.
+    assert TablebaseReader(out).get(stable_key(gdl.load(subtraction).initial_state()))[0] == -1
+
+
 def test_a_second_solve_into_the_same_tablebase_is_refused(capsys: pytest.CaptureFixture[str],
                                                            tmp_path: Path) -> None:
     """While a solve writes a tablebase (it holds the lock beside it), another solve into the
