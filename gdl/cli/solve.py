@@ -472,6 +472,7 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
     failures as usage errors, and a stop (Ctrl-C or SIGTERM) said in words, ``after_stop``
     last: the result, or the exit status of the stop."""
     out = options.get("out")
+    before = None if out is None else _file_identity(out)
     options.setdefault("progress", line)
     try:
         with terminate_as_interrupt():
@@ -479,11 +480,11 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
     except (SearchError, TablebaseError) as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
-        left = "" if out is None else _left_behind(out)
+        left = "" if out is None else _left_behind(out, before)
         raise UsageError(f"cannot write the tablebase: {error}{left}") from None
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
         line.clear()
-        left = "" if out is None else _left_behind(out)
+        left = "" if out is None else _left_behind(out, before)
         terminated = isinstance(stop, Terminated)
         say(f"gdl solve: {'terminated' if terminated else 'interrupted'}{left}{line.stop_words()}{after_stop}",
             to=sys.stderr)
@@ -520,17 +521,30 @@ def run_strong(args: argparse.Namespace) -> int:
     return 0
 
 
-def _left_behind(out: str) -> str:
-    """What a stopped solve left at ``out``, for its last words: a solve in memory writes the
-    tablebase only at its end, so before that nothing is there, or the tablebase of an earlier
-    solve, whole."""
+def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
+    """What a stopped solve left at ``out``, for its last words, given the file there before
+    it (``_file_identity``): a solve in memory writes the tablebase only at its end, so before
+    that nothing is there, or the tablebase of an earlier solve, whole; a stop that comes as a
+    solve ends may leave its tablebase whole."""
     try:
         TablebaseReader(out).close()
     except IncompleteTablebase:
         return f"; {out} is left incomplete and will be refused until solved again"
     except TablebaseError:  # no file at all (or one that never became a tablebase)
         return f"; nothing was written to {out}"
+    if _file_identity(out) != before:
+        return f"; {out} is complete all the same: the solve had written it when it was stopped"
     return f"; {out} is as it was before"
+
+
+def _file_identity(path: str) -> tuple[int, int, int] | None:
+    """The file at ``path`` as its inode, size and time of change (another file, or the same
+    written again, differs), or None where there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:

@@ -576,6 +576,31 @@ def test_a_stopped_solve_says_what_it_left_at_out(capsys: pytest.CaptureFixture[
     assert gdl.Tablebase(out).meta["positions"] == 5478
 
 
+@pytest.mark.parametrize("earlier", [False, True], ids=["new", "over an earlier one"])
+def test_a_solve_stopped_as_it_ends_says_its_tablebase_is_complete(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, earlier: bool) -> None:
+    """Ctrl-C just after the tablebase was finished: it is this solve's, whole (it was called
+    "as it was before", even where there was none)."""
+    import gdl.cli.solve as solve_command
+
+    out = tmp_path / "t.sqlite"
+    connect = ["solve", str(ROOT / "games" / "connect.gdl"), "-p", "rows=3", "-p", "cols=3", "-p", "k=3", "--strong",
+               "--out", str(out)]
+    if earlier:  # the 4x3 board: another tablebase of the same game
+        assert run(capsys, *connect[:2], "-p", "rows=4", *connect[4:])[0] == 0
+    solve_strong = solve_command.solve_strong
+
+    def stopped_at_the_end(*args: object, **options: object) -> None:
+        solve_strong(*args, **options)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_command, "solve_strong", stopped_at_the_end)
+    assert run(capsys, *connect) == (
+        130, "", f"gdl solve: interrupted; {out} is complete all the same: the solve had written it when it was "
+        "stopped\n")
+    assert gdl.Tablebase(out).meta["params"] == {"rows": "3", "cols": "3", "k": "3"}
+
+
 def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A total that grows for ever: the solve never ends finding positions. Stopped in that
