@@ -212,7 +212,8 @@ def number_text(value: Any) -> str:
             return str(value.numerator)
         return f"{value} (~{float(value):.4f})"
     if isinstance(value, float):
-        return f"{value:.4f}".rstrip("0").rstrip(".")
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text  # a float a hair below 0 (or -0.0) is no loss
     return str(value)
 
 

@@ -9,6 +9,7 @@ import gc
 import json
 import math
 import os
+import shlex
 import sqlite3
 import sys
 from functools import partial
@@ -616,7 +617,7 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
         size = os.path.getsize(out)
         # A small game's file is mostly SQLite's own pages: a size a position would mislead.
         each = f", {size / result.positions:.0f} bytes a position" if result.positions >= _SIZED_POSITIONS else ""
-        lines.append(f"tablebase: {out} ({size / 1e6:.1f} MB{each}); `gdl query {out}` reads it")
+        lines.append(f"tablebase: {out} ({size / 1e6:.1f} MB{each}); `gdl query {shlex.quote(out)}` reads it")
     return "\n".join(lines)
 
 

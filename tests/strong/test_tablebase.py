@@ -1040,3 +1040,20 @@ def test_the_best_move_of_a_state_listing_its_moves_in_another_order(
             assert str(base.best_move(state)) == "y" and base.value(state) == 1
             assert main(["query", str(out), first, second, "--json"]) == 0
             assert json.loads(capsys.readouterr().out)["best_move"] == "y"
+
+
+def test_the_hint_to_query_a_tablebase_can_be_pasted_as_it_is(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    """A name with a space is quoted for the shell in `gdl query NAME` (it was two words)."""
+    out = tmp_path / "sp ace.sqlite"
+    status, text, _ = run(capsys, "solve", str(ROOT / "games" / "subtraction.gdl"), "--strong", "--out", str(out))
+    assert status == 0 and f"`gdl query '{out}'` reads it" in text
+
+
+@pytest.mark.parametrize("value, shown", [(-1e-13, "0"), (-0.0, "0"), (1e-13, "0"), (-0.0003, "-0.0003"),
+                                          (-0.5, "-0.5"), (0.06118, "0.0612")])
+def test_a_float_a_hair_below_zero_is_shown_as_zero(value: float, shown: str) -> None:
+    """Value iteration's values of a game worth 0 may fall a hair below it: "0", not "-0"."""
+    from gdl.cli.common import number_text
+
+    assert number_text(value) == shown
