@@ -711,3 +711,42 @@ def test_scores_past_the_floats_through_the_dice_are_refused_in_words(tmp_path: 
     game = gdl.loads(COIN.replace("utility = 1 if", "utility = 10**400 if"))
     with pytest.raises(SearchError, match="past the range of the floats value iteration computes with"):
         solve_strong(game)
+
+
+RING = """game "Walk"
+players A, B
+param n = 40
+state:
+    x = 1
+    mover = A
+    rolling = false
+    over = false
+to_move = chance if rolling else mover
+moves = [] if rolling else [1, 2]
+outcomes = [(1, 1/7), (2, 2/7), (3, 4/7)]
+result(m):
+    x = (x + m) % n
+    if x == 0:
+        over = true
+    elif rolling:
+        rolling = false
+        mover = other(mover)
+    else:
+        rolling = true
+terminal = over
+utility = 1 if mover == A else -1
+"""
+
+
+def test_exact_values_give_way_to_value_iteration_when_their_fractions_grow_too_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token on a ring (the mover steps 1 or 2, then a die moves it 1 to 3 more; whoever
+    reaches cell 0 wins) is one cycle through the dice whose elimination fills in row after
+    row: 160 positions take about 50,000 steps of it, and 800, 78 s. Past the budget of
+    steps, value iteration answers, not exact but within its bound of the exact value."""
+    exact = solve_strong(gdl.loads(RING))
+    assert exact.exact and exact.method == "policy iteration" and exact.positions == 160
+    monkeypatch.setattr(stochastic, "_FRACTION_STEPS", 10_000)
+    bounded = solve_strong(gdl.loads(RING))
+    assert not bounded.exact and bounded.method == "value iteration"
+    assert abs(bounded.value - exact.value) <= bounded.residual + 1e-12
