@@ -49,9 +49,10 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "the states where it stopped with the game's `evaluation` (a game without one is searched "
         "by Monte Carlo tree search under --time). Where positions repeat through the dice, a search can "
         "only score them by the game's repetition rule: in a two-player zero-sum game, every position is then "
-        "solved instead, as with --strong (unless --algorithm, --depth, --time or --iterations asks for a search). With more than two players the value is each "
-        "player's payoff (max^n), or the payoff one player is sure of (paranoid). Ctrl-C stops the "
-        "search: the best result found so far is printed (a solve of every position has none), and the exit status is 130. With --strong, "
+        "solved instead, as with --strong (unless --algorithm, --depth, --time or --iterations asks for a "
+        "search). With more than two players the value is each player's payoff (max^n), or the payoff one "
+        "player is sure of (paranoid). Ctrl-C stops the search: the best result found so far is printed (a "
+        "solve of every position has none), and the exit status is 130. With --strong, "
         "Ctrl-C (or SIGTERM, exit status 143) stops the solve and its workers; a game with a `tier` leaves the --out "
         "tablebase marked incomplete, refused until it is solved again; one without writes it at the end only, so that "
         "a stop before leaves the file as it was.",
