@@ -375,6 +375,9 @@ def say_unused_options(args: argparse.Namespace, game: Any) -> None:
     if args.workers > cores and args.ray is None and tiers:
         say(f"gdl solve: --workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
             f"the workers take turns on them, no quicker than {cores}", to=sys.stderr)
+    if args.ray is not None and args.workers != 1 and tiers:
+        say("gdl solve: --workers ignored: with --ray the chunks are Ray tasks, as many at once as the cluster has "
+            "CPUs", to=sys.stderr)
     ignored = [option for option, given in (("--workers", args.workers != 1), ("--ray", args.ray is not None)) if given]
     if ignored and not tiers:
         say(f"gdl solve: {' and '.join(ignored)} ignored: {game_name(game)} declares no `tier` to split its "

@@ -1057,3 +1057,18 @@ def test_a_float_a_hair_below_zero_is_shown_as_zero(value: float, shown: str) ->
     from gdl.cli.common import number_text
 
     assert number_text(value) == shown
+
+
+def test_workers_given_with_ray_are_said_to_be_ignored(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray runs as many tasks at once as the cluster has CPUs: --workers beside --ray is said
+    to be ignored (it was, silently), before the solve begins."""
+    import gdl.cli.solve as solve_command
+
+    def stopped(*args: object, **options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_command, "solve_strong", stopped)
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto", "--workers", "2")
+    assert status == 130
+    assert err.startswith("gdl solve: --workers ignored: with --ray the chunks are Ray tasks")
