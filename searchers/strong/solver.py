@@ -30,7 +30,7 @@ from .solution import (
 )
 from . import stochastic
 from .stochastic import solve_chance_cycle
-from .tablebase import TablebaseWriter, remove_tablebase, rows_of
+from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
 """Value iteration stops when no value changes by this much in a sweep."""
@@ -436,6 +436,6 @@ def solve_whole(
     except (sqlite3.Error, OSError):
         # Written without a journal, a file the disk could not take (full) may be no database
         # at all, and would then be refused as another file rather than solved again.
-        remove_tablebase(out)
+        remove_sqlite_file(out)
         raise
     return result

@@ -200,8 +200,9 @@ def being_written(path: str | Path) -> bool:
     return False
 
 
-def remove_tablebase(path: str | Path) -> None:
-    """Remove the file at ``path`` and SQLite's files beside it, where they are."""
+def remove_sqlite_file(path: str | Path) -> None:
+    """Remove the SQLite file at ``path`` and the files SQLite keeps beside it, where they are:
+    a tablebase, a part file of a worker, the scratch file of a solve by tiers."""
     for stale in (Path(path), Path(f"{path}-journal"), Path(f"{path}-wal"), Path(f"{path}-shm")):
         if stale.exists():
             os.remove(stale)
@@ -213,7 +214,7 @@ class TablebaseWriter:
     def __init__(self, path: str | Path) -> None:
         """Start a new tablebase at ``path``, replacing any file there."""
         self.path = Path(path)
-        remove_tablebase(self.path)
+        remove_sqlite_file(self.path)
         self.connection = self._opened(self.path)
         self.connection.executescript(
             """

@@ -57,7 +57,7 @@ from .solution import NEVER, NO_MOVE, Solution, capped_residual, repetition_scor
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, solved_meta, start_result,
 )
-from .tablebase import TablebaseWriter, rows_of
+from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
 from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
@@ -182,7 +182,8 @@ class Scratch:
     def close(self) -> None:
         """Close and delete the scratch files."""
         self.connection.close()
-        for path in (self.path, Path(f"{self.path}-journal"), *map(self.graph_file, self.graphs)):
+        remove_sqlite_file(self.path)
+        for path in map(self.graph_file, self.graphs):
             if path.exists():
                 os.remove(path)
 

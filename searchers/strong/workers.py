@@ -46,7 +46,7 @@ from .parallel import (
     stops_held,
 )
 from .solution import Solution
-from .tablebase import TablebaseWriter, rows_of
+from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
 from .tiergraph import Answers, ChunkCutter, ChunkSolution, TierGraph, solve_chunk
 
 # Positions a worker may hold beyond its share of a tier before some are moved to another.
@@ -454,6 +454,4 @@ class WorkerRunner(Runner):
                 process.join()
             connection.close()
         for part in self.part_files:
-            for path in (part, f"{part}-journal"):
-                if os.path.exists(path):
-                    os.remove(path)
+            remove_sqlite_file(part)
