@@ -251,13 +251,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_start_names(game)
     try:
-        result = search_until_chance_cycle(game, args) if strong_at_chance_cycle(game, args) else None
-        if isinstance(result, float):  # the seconds searched before the cycle
+        result = search_until_chance_cycle(game, args) if strong_at_chance_cycle(game, args) else run_search(game, args)
+        if isinstance(result, float):  # the seconds searched before a cycle through the dice
             status = solve_strongly_instead(game, args, result)
             if status is not None:
                 return status
-        if not isinstance(result, SearchResult):
-            result = run_search(game, args)
+            result = run_search(game, args)  # too many positions to hold: the search after all
     except SearchError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
