@@ -218,7 +218,8 @@ def count(items: Iterable[Any], value: Any = None, *rest: Any) -> int:
     """`count(xs)` or `count(xs, v)`."""
     if rest:
         raise RuleError("count() takes a list and at most one value")
-    items = tuple(items)
+    if not isinstance(items, tuple):  # a board is a tuple already: no copy of its cells
+        items = tuple(items)
     if value is None:
         return len(items)
     return items.count(value)
