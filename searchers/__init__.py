@@ -14,6 +14,7 @@ from .mcts import mcts
 from .minimax import minimax
 from .paranoid import CoalitionView, paranoid
 from .perft import perft
+from .protocol import require_searchable
 from .results import ChanceCycleMet, SearchError, SearchResult, SearchStats, TraceNode
 from .strong import StrongResult, solve_strong
 
@@ -33,5 +34,6 @@ __all__ = [
     "minimax",
     "paranoid",
     "perft",
+    "require_searchable",
     "solve_strong",
 ]

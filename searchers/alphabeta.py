@@ -24,8 +24,7 @@ from .protocol import (
     check_memory,
     limits_need_evaluation,
     require_evaluation,
-    require_no_chance,
-    require_two_player_zero_sum,
+    require_searchable,
 )
 from .results import SearchResult
 
@@ -63,8 +62,7 @@ def alphabeta(
     has run for a second; Ctrl-C returns the best result found so far, marked
     ``interrupted`` and not exact.
     """
-    require_two_player_zero_sum(game, "alphabeta")
-    require_no_chance(game, "alphabeta")
+    require_searchable(game, "alphabeta")
     check_limits(depth=depth, time=time, max_nodes=max_nodes, beam=beam)
     check_memory(memory)
     limits_need_evaluation(game, "alphabeta", depth, time, max_nodes)

@@ -12,7 +12,7 @@ from .protocol import (
     check_limits,
     check_memory,
     limits_need_evaluation,
-    require_two_player_zero_sum,
+    require_searchable,
 )
 from .results import SearchResult
 
@@ -46,7 +46,7 @@ def expectiminimax(
     has run for a second; Ctrl-C returns the best result found so far, marked
     ``interrupted`` and not exact.
     """
-    require_two_player_zero_sum(game, "expectiminimax")
+    require_searchable(game, "expectiminimax")
     check_limits(depth=depth, time=time, max_nodes=max_nodes)
     check_memory(memory)
     limits_need_evaluation(game, "expectiminimax", depth, time, max_nodes)

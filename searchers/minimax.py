@@ -11,8 +11,7 @@ from .protocol import (
     State,
     check_limits,
     limits_need_evaluation,
-    require_no_chance,
-    require_two_player_zero_sum,
+    require_searchable,
 )
 from .results import SearchResult
 
@@ -37,8 +36,7 @@ def minimax(
     has run for a second; Ctrl-C returns the best result found so far, marked
     ``interrupted`` and not exact.
     """
-    require_two_player_zero_sum(game, "minimax")
-    require_no_chance(game, "minimax")
+    require_searchable(game, "minimax")
     check_limits(depth=depth, time=time, max_nodes=max_nodes)
     limits_need_evaluation(game, "minimax", depth, time, max_nodes)
     return search_game(

@@ -177,6 +177,23 @@ def require_no_chance(game: Game, searcher: str) -> None:
         )
 
 
+# What each searcher needs of a game beyond the protocol (searchers not named need nothing
+# more): two players whose payoffs sum to zero, and no chance nodes.
+_NEEDS = {"minimax": ("two players", "no chance"), "alphabeta": ("two players", "no chance"),
+          "expectiminimax": ("two players",)}
+
+
+def require_searchable(game: Game, searcher: str) -> None:
+    """Raise SearchError unless the searcher named ``searcher`` can search ``game``: the
+    searcher's own first check, and a caller's that must know before any search (a game
+    played move by move, searched only at the computer's turn)."""
+    needs = _NEEDS.get(searcher, ())
+    if "two players" in needs:
+        require_two_player_zero_sum(game, searcher)
+    if "no chance" in needs:
+        require_no_chance(game, searcher)
+
+
 def require_evaluation(game: Game, reason: str) -> None:
     """Raise SearchError unless ``game`` has an evaluation; ``reason`` says who needs it."""
     if not has_evaluation(game):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 
 def play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
@@ -175,3 +176,42 @@ def test_a_position_met_again_through_the_dice_does_not_end_the_game() -> None:
     assert done.returncode == 0, done.stderr
     assert "repetition" not in done.stdout and "Game over: " in done.stdout and " wins" in done.stdout
     assert "First plays roll  (expected value " in done.stdout  # with dice, as a tablebase says it too
+
+
+def test_a_searcher_that_cannot_search_the_game_is_refused_before_the_first_move() -> None:
+    """Pig has dice, which alpha-beta and minimax cannot search; ends.gdl has three players,
+    which no two-player searcher takes: refused at once (exit 2, no board shown), as `gdl
+    solve` refuses them, rather than an internal error at the computer's first turn."""
+    cases = [("games/pig.gdl", "alphabeta", "alphabeta cannot search Pig: it has chance nodes"),
+             ("games/pig.gdl", "minimax", "minimax cannot search Pig: it has chance nodes"),
+             ("games/ends.gdl", "expectiminimax", "expectiminimax needs a two-player game")]
+    for file, algorithm, words in cases:
+        done = play(file, "--algorithm", algorithm, typed="hint\n1\n")
+        assert done.returncode == 2, (algorithm, done.stderr)
+        assert done.stdout == ""
+        assert done.stderr.startswith(f"gdl play: error: {words}"), done.stderr
+
+
+def test_a_game_that_never_ends_stops_the_play_with_an_error_not_an_internal_error(tmp_path: Path) -> None:
+    """Monte Carlo tree search plays a game with no evaluation; its random games of a game that
+    never ends give up after 100,000 moves, which `gdl play` says as `gdl solve` does (exit 2)."""
+    endless = tmp_path / "endless.gdl"
+    endless.write_text(
+        'game "Count up"\nplayers A, B\nstate:\n    total = 0\n    mover = A\nto_move = mover\n'
+        "moves = [1, 2]\nresult(m):\n    total += m\n    mover = other(mover)\nterminal = total < 0\n"
+        "utility = 1 if mover == B else -1\n")
+    done = play(str(endless), "--as", "none", "--iterations", "5", typed="")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("gdl play: error: a random game of Count up went 100,000 moves without ending")
+    assert "internal error" not in done.stderr
+
+
+def test_paranoid_plays_with_values_for_the_first_player_in_a_game_of_two() -> None:
+    """In a game of two, every value `gdl play` prints is the first player's: paranoid search
+    playing the second player prints First's value, as alpha-beta does (it printed the
+    second player's own payoff under First's name: 1 where First loses).  Subtraction with 3
+    stones: First loses whatever it takes (value -1 for First)."""
+    for algorithm in ("alphabeta", "paranoid"):
+        done = play("games/subtraction.gdl", "-p", "stones=3", "--algorithm", algorithm, typed="1\n")
+        assert "Second plays 2  (value -1 for First, exact)" in done.stdout, (algorithm, done.stdout)
+        assert "Game over: Second wins (First scores -1)." in done.stdout

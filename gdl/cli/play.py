@@ -15,7 +15,7 @@ from gdl.cli.common import (
 )
 from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
-from searchers import Progress, SearchError
+from searchers import Progress, SearchError, require_searchable
 from searchers.protocol import limits_need_evaluation, position_of
 
 HELP = """\
@@ -370,10 +370,15 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--tablebase needs a file name")
         match.tablebase = Tablebase(args.tablebase)
         match.tablebase.check_game(game)
-    elif match.algorithm != "mcts":  # refused before the first move, as `gdl solve` refuses it
+    else:  # refused before the first move, as `gdl solve` refuses it
         try:
-            limits_need_evaluation(game, match.algorithm, args.depth, args.time, None)
+            require_searchable(game, match.algorithm)
+            if match.algorithm != "mcts":
+                limits_need_evaluation(game, match.algorithm, args.depth, args.time, None)
         except SearchError as error:
             raise UsageError(str(error)) from None
     match.echo = not sys.stdin.isatty()
-    return match.run(sys.stdin.readline)
+    try:
+        return match.run(sys.stdin.readline)
+    except SearchError as error:  # a search met what the game does wrong (a game that never ends)
+        raise UsageError(str(error)) from None
