@@ -398,4 +398,8 @@ def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: 
         # table's move first, the others ranked by evaluation at every ply, the symmetries
         # folded; killers and the history heuristic cost more nodes than they save there.
         options.update(ordering=True, symmetry=table and bool(getattr(game, "has_symmetries", False)))
-    return (searchers.alphabeta if algorithm == "alphabeta" else searchers.paranoid)(game, state, **options)
+    if algorithm == "alphabeta":
+        return searchers.alphabeta(game, state, **options)
+    if is_two_player_zero_sum(game):  # the first player's view, as every value of two players is given
+        options["player"] = game.players[0]
+    return searchers.paranoid(game, state, **options)
