@@ -242,6 +242,25 @@ def test_solve_subtraction_in_words() -> None:
     assert run.stdout.startswith("Subtraction: Second wins (value -1)\n")
 
 
+def test_a_win_is_the_top_score_of_a_game_whose_scores_run_from_minus_it_to_it(tmp_path: Path) -> None:
+    """A value is called a win only where the game's scores are known to run from -w to w
+    (win, draw, loss) and the value is w or -w.  Two ply's leaves run from -4 to 5: its value
+    1 (MAX takes E, MIN then F, MAX -1 or 1: 1) is in MAX's favour, not a win (it said "MAX
+    wins").  A game scored 5, 0 or -5 whose first player takes the last of 2 stones: "A wins
+    (value 5)" (it said "in A's favour").  Tic-tac-toe's positions by value, scored 10, 0 and
+    -10: wins, draws and losses, 2,936, 1,068 and 1,474 (its known counts, docs/games.md)."""
+    run = gdl("solve", "games/textbook/two_ply.gdl")
+    assert run.stdout.startswith("Two ply: value 1 for MAX, in MAX's favour\n"), run.stdout
+    five = tmp_path / "five.gdl"
+    five.write_text('game "Five"\nplayers A, B\nstate:\n    left = 2\n    mover = A\nto_move = mover\n'
+                    "moves = [m for m in [1, 2] if m <= left]\nresult(m):\n    left -= m\n    mover = other(mover)\n"
+                    "terminal = left == 0\nutility = -5 if mover == A else 5\n")
+    run = gdl("solve", str(five))
+    assert run.stdout.startswith("Five: A wins (value 5)\n"), run.stdout
+    run = gdl("solve", "games/tictactoe.gdl", "--strong")
+    assert "\nby value: X wins 2,936, draws 1,068, O wins 1,474\n" in run.stdout, run.stdout
+
+
 def test_solve_a_textbook_tree_with_minimax() -> None:
     run = gdl("solve", "games/textbook/aima.gdl", "--algorithm", "minimax", "--json")
     result = json.loads(run.stdout)

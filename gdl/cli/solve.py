@@ -26,7 +26,7 @@ from gdl.cli.common import (
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
 from searchers import ChanceCycleMet, SearchError, SearchResult
-from searchers.protocol import game_name, has_chance
+from searchers.protocol import game_name, has_chance, utility_bounds
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
     has_tiers, outcome_counts, solve_strong,
@@ -131,10 +131,22 @@ def verdict(game: Any, value: Any, exact: bool, chance: bool | None = None) -> s
         return f"estimate {number_text(value)}, favouring {leaning}"
     if value == 0:
         return "draw (value 0)"
-    if value in (1, -1):
+    win = win_score(game)
+    if win is not None and value in (win, -win):
         return f"{first if value > 0 else second} wins (value {number_text(value)})"
     # Scores (a margin, a payoff) rather than a plain win or loss.
     return f"value {number_text(value)} for {first}, in {first if value > 0 else second}'s favour"
+
+
+def win_score(game: Any) -> Any:
+    """The score of a win for the first player (its negation, for the second): the highest
+    score of a game whose scores are known to run from minus that to it (a win, a draw, a
+    loss, as 1, 0 and -1); None where the game does not say (a tree's leaves are only numbers:
+    1 where they reach 5 is no win)."""
+    bounds = utility_bounds(game)
+    if bounds is None or not 0 < bounds[1] == -bounds[0]:
+        return None
+    return bounds[1]
 
 
 def whose_value(game: Any, result: Any) -> str | None:
@@ -641,9 +653,11 @@ def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
     """Positions counted by value: wins, draws and losses, or a histogram of the values."""
     counts = outcome_counts(result)
     first, second = game.players[0], game.players[1]
-    if set(counts) <= {"1", "0", "-1"}:
-        names = {"1": f"{first} wins", "0": "draws", "-1": f"{second} wins"}
-        return ["by value: " + ", ".join(f"{names[v]} {n:,}" for v, n in counts.items())]
+    win = win_score(game)
+    if win is not None and set(result.outcomes) <= {win, 0, -win}:
+        names = {win: f"{first} wins", 0: "draws", -win: f"{second} wins"}
+        return ["by value: " + ", ".join(f"{names[v]} {n:,}" for v, n in sorted(
+            result.outcomes.items(), key=lambda item: -item[0]))]
     ahead = sum(n for v, n in result.outcomes.items() if v > 0)
     level = sum(n for v, n in result.outcomes.items() if v == 0)
     behind = sum(n for v, n in result.outcomes.items() if v < 0)
