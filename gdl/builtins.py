@@ -135,7 +135,7 @@ TABLE: tuple[Builtin, ...] = (
     _b("all", ("all(xs)",), "whether every item is true (true for an empty list)", 1, 1, _always(BOOL), (), all),
     _b("sorted", ("sorted(xs)",), "the items in increasing order", 1, 1, _list_of_first_elements, (), lambda items: tuple(sorted(items))),
     _b("reversed", ("reversed(xs)",), "the items in reverse order", 1, 1, _list_of_first_elements, (), lambda items: tuple(items)[::-1]),
-    _b("list", ("list(xs)",), "the items of a tuple, list, set, map (its keys) or grid (its cells, row by row) as a list", 1, 1, _items_as_list, (), _lib.items_of),
+    _b("list", ("list(xs)",), "the items of a tuple, list, set, map (its keys) or grid (what its cells hold, row by row; `cells(g)` gives the cells themselves) as a list", 1, 1, _items_as_list, (), _lib.items_of),
     _b("set", ("set(xs)",), "the items of a list, tuple, map (its keys) or string as a set", 1, 1, lambda a: set_of(element(a[0])), (), _lib.set_of, reserved=False),
     _b("zip", ("zip(xs, ys)",), "the list of pairs (x, y) taken side by side", 2, 2, lambda a: list_of(tuple_of((element(a[0]), element(a[1])))), (), lambda a, b: tuple(zip(a, b))),
     _b("enumerate", ("enumerate(xs)",), "the list of pairs (position, item), positions from 0", 1, 1, lambda a: list_of(tuple_of((INT, element(a[0])))), (), lambda items: tuple(enumerate(items))),
