@@ -234,6 +234,8 @@ def syntax_error(error: UnexpectedInput, text: str, source: Source, parser: Lark
     message = _syntax_message(error, text, parser)
     if message == _NEVER_CLOSED:
         token = getattr(error, "token", None)
-        upto = text[: token.start_pos] if token is not None and token.start_pos is not None else text
+        # Lark places the end of the file at the last token: the brackets to count are all.
+        known = token is not None and token.type != "$END" and token.start_pos is not None
+        upto = text[: token.start_pos] if known else text
         line, column = _unclosed_bracket(upto) or (line, column)
     return source.error(GdlSyntaxError, message, line, column)

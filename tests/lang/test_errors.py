@@ -78,6 +78,10 @@ SYNTAX = [
     (BASE + "x = {1: 2\n", "this bracket is never closed", 11, 5),
     (BASE + "x = max((1, 2\n", "this bracket is never closed", 11, 9),
     (BASE + 'x = "(" + [1, # (\n  2\n', "this bracket is never closed", 11, 11),
+    # ... the last line of the file, whose inner brackets are closed: the outer one (the end of
+    # the file was taken for the last token, `]`, so the brackets before it were counted)
+    (BASE + "x = max(1, [2, 3]", "this bracket is never closed", 11, 8),
+    (BASE + "x = [1, (2, 3)\n", "this bracket is never closed", 11, 5),
     # two expressions in a row
     (BASE + "x = 1 2\n", "two expressions in a row: is an operator or a comma missing?", 11, 7),
     (BASE + "x = n n\n", "two expressions in a row: is an operator or a comma missing?", 11, 7),
