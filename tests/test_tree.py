@@ -130,3 +130,48 @@ def test_dot_labels_show_backslashes_quotes_and_line_breaks_as_written(tmp_path:
     path.write_text(NAMED_MOVES)
     text = tree(capsys, str(path), "--format", "dot")
     assert dot_edge_labels(text) == ["back\\slash", 'say "hi"', "\\N and \\G", "two\nlines"]
+
+
+COIN = """game "Coin"
+players A, B
+state:
+    stage = 0
+    score = 0
+to_move = chance if stage == 0 else B
+moves = [] if stage == 0 else [2, -1]
+outcomes = [(1, 1 / 3), (0, 2 / 3)]
+result(m):
+    if stage == 0:
+        stage = 2 if m == 1 else 1
+        score = m
+    else:
+        score = m
+        stage = 2
+terminal = stage == 2
+utility = score
+"""
+
+
+def test_a_game_with_dice_is_drawn_by_expectiminimax(tmp_path: Path, capsys: object) -> None:
+    """A coin falls 1 (A scores 1) a third of the time, else B picks 2 or -1 (-1, of course):
+    the value is 1/3 * 1 + 2/3 * -1 = -1/3.  `gdl tree` draws it with expectiminimax, the
+    searcher `gdl solve` takes for a game with dice (it named expectiminimax in its error, but
+    refused it as an --algorithm), each outcome with its probability."""
+    coin = tmp_path / "coin.gdl"
+    coin.write_text(COIN)
+    text = tree(capsys, str(coin))
+    assert "root  CHANCE = -1/3 (~-0.3333)" in text
+    assert "1 (p=1/3)  = 1  leaf #1" in text
+    assert "0 (p=2/3)  MIN = -1" in text
+    assert "value -1/3 (~-0.3333), best move none; 3 leaves evaluated" in text
+    assert tree(capsys, str(coin), "--algorithm", "expectiminimax") == text
+    assert main(["tree", str(coin), "--algorithm", "alphabeta"]) == 2
+    assert "use expectiminimax (gdl tree draws the searches of minimax, alphabeta, expectiminimax, maxn)" in (
+        capsys.readouterr().err)  # type: ignore[attr-defined]
+
+
+def test_a_value_that_is_not_exact_says_why(capsys: object) -> None:
+    """A tree cut off by --depth ends in estimates, and says so under its value."""
+    text = tree(capsys, "games/connect.gdl", "-p", "rows=3", "-p", "cols=3", "-p", "k=3", "--depth", "1")
+    assert text.endswith("not exact: the search stopped 1 move ahead and estimated the positions there with the "
+                         "evaluation\n")

@@ -13,12 +13,15 @@ from typing import Any, Iterator
 
 import searchers
 from gdl.cli.common import (
-    Subcommands, UsageError, add_command, check_search_limits, is_two_player_zero_sum, load_game, move_text,
-    number_text, say, terminal_safe, value_text,
+    Subcommands, UsageError, add_command, check_search_limits, exact_searcher, is_two_player_zero_sum, load_game,
+    move_text, number_text, say, terminal_safe, value_text,
 )
 from searchers import SearchError
 
 SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
+
+# The searchers whose searched tree can be drawn (a trace), by name.
+_SEARCHERS = ("minimax", "alphabeta", "expectiminimax", "maxn")
 
 
 def register(commands: Subcommands) -> argparse.ArgumentParser:
@@ -35,9 +38,10 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
         "  gdl tree games/tictactoe.gdl --depth 2 --max-nodes 40\n"
         "  gdl tree games/textbook/three_players.gdl      (max^n: each node's payoff vector)",
     )
-    tree.add_argument("--algorithm", choices=("minimax", "alphabeta", "maxn"),
-                      help="the searcher (default: alphabeta; maxn for more than two players, whose tree shows "
-                      "every player's payoff at each node and the player who chose it)")
+    tree.add_argument("--algorithm", choices=_SEARCHERS,
+                      help="the searcher (default: alphabeta; expectiminimax for a game with dice, whose chance "
+                      "nodes average their outcomes; maxn for more than two players, whose tree shows every "
+                      "player's payoff at each node and the player who chose it)")
     tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
     tree.add_argument("--format", choices=("text", "dot", "svg"),
                       help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension: .svg, .dot or "
@@ -96,7 +100,9 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
             if isinstance(state, tuple) and len(state) == 1 and isinstance(state[0], str):
                 return terminal_safe(state[0])  # a tree table's root node
             return "root"
-        return terminal_safe(move_text(game, node.move))
+        probability = getattr(node, "probability", None)  # an outcome of the dice: how likely
+        chance = "" if probability is None else f" (p={probability})"
+        return terminal_safe(move_text(game, node.move)) + chance
 
     def draw(node: Any, root: bool = False) -> Drawn:
         budget[0] -= 1
@@ -334,12 +340,12 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.max_nodes < 1:
         raise UsageError("--max-nodes must be at least 1")
-    algorithm = args.algorithm or ("alphabeta" if is_two_player_zero_sum(game) else "maxn")
-    search = {"minimax": searchers.minimax, "alphabeta": searchers.alphabeta, "maxn": searchers.maxn}[algorithm]
+    algorithm = args.algorithm or exact_searcher(game)
+    search = getattr(searchers, algorithm)
     try:
         result = search(game, depth=args.depth, trace=True)
     except SearchError as error:
-        raise UsageError(f"{error} (gdl tree draws minimax, alpha-beta and max^n searches)") from None
+        raise UsageError(f"{error} (gdl tree draws the searches of {', '.join(_SEARCHERS)})") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
     render = {"text": render_text, "dot": render_dot, "svg": render_svg}[chosen]
     text = render(root, left_out)
@@ -354,4 +360,6 @@ def run(args: argparse.Namespace) -> int:
         if chosen == "text":
             say(f"value {value_text(result.value)}, best move {move_text(game, result.move) if result.move is not None else 'none'}; "
                 f"{len(result.leaves or [])} leaves evaluated, {result.stats.nodes} nodes")
+            if not result.exact and result.inexact_reason:
+                say(f"not exact: {result.inexact_reason}")
     return 0
