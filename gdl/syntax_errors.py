@@ -235,7 +235,7 @@ def syntax_error(error: UnexpectedInput, text: str, source: Source, parser: Lark
     if message == _NEVER_CLOSED:
         token = getattr(error, "token", None)
         # Lark places the end of the file at the last token: the brackets to count are all.
-        known = token is not None and token.type != "$END" and token.start_pos is not None
-        upto = text[: token.start_pos] if known else text
+        end = None if token is None or token.type == "$END" else token.start_pos
+        upto = text if end is None else text[:end]
         line, column = _unclosed_bracket(upto) or (line, column)
     return source.error(GdlSyntaxError, message, line, column)
