@@ -469,14 +469,11 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float)
 
 def strong_search_json(game: Any, result: StrongResult, searched: float) -> dict[str, Any]:
     """A strong solve made for `gdl solve` without --strong, after ``searched`` seconds of the
-    search that met a cycle through the dice: the strong solve's JSON object with the search's
-    keys that it lacks (the principal variation is the best move alone, `stats.nodes` the
-    positions solved; `stats.seconds` counts the search too, `stats.search_seconds` it alone)."""
+    search that met a cycle through the dice: the strong solve's JSON object, as a search's
+    (`stats.seconds` counts the search too, `stats.search_seconds` it alone)."""
     report = strong_json(game, result, None)
-    report["principal_variation"] = [] if result.best_move is None else [move_text(game, result.best_move)]
     report["interrupted"] = False
-    report["stats"].update(nodes=result.positions, seconds=round(result.stats.seconds + searched, 4),
-                           search_seconds=round(searched, 4))
+    report["stats"].update(seconds=round(result.stats.seconds + searched, 4), search_seconds=round(searched, 4))
     return report
 
 
@@ -564,7 +561,8 @@ def _file_identity(path: str) -> tuple[int, int, int] | None:
 
 
 def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:
-    """The brief's JSON object for a strong solve."""
+    """The brief's JSON object for a strong solve, with the keys of a search's that it can give
+    (the principal variation is the best move alone; `stats.nodes` counts the positions)."""
     value = result.value
     stats = result.stats
     return {
@@ -582,12 +580,14 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "outcomes": outcome_counts(result),
         "to_move": result.to_move,
         "best_move": None if result.best_move is None else move_text(game, result.best_move),
+        "principal_variation": [] if result.best_move is None else [move_text(game, result.best_move)],
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
         "move_values": by_move_name(game, ((m, json_number(v)) for m, v in result.move_values.items())),
         "move_remoteness": by_move_name(game, result.move_remoteness.items()),
         "tablebase": out,
         "stats": {
+            "nodes": result.positions,
             "seconds": round(stats.seconds, 4),
             "positions_per_second": round(stats.positions_per_second, 1),
             "discover_seconds": round(stats.discover_seconds, 4),

@@ -59,6 +59,10 @@ def test_solve_strong_json_has_the_documented_keys(capsys: pytest.CaptureFixture
     assert answer["remoteness"] == answer["max_remoteness"] == 9
     assert answer["best_move"] in answer["move_values"]
     assert set(answer["stats"]) >= {"seconds", "positions_per_second"}
+    # The keys of a search's JSON too, as `gdl solve` gives them when it solves every position
+    # by itself: the principal variation is the best move alone, the nodes are the positions.
+    assert answer["principal_variation"] == [answer["best_move"]]
+    assert answer["stats"]["nodes"] == 5478
 
 
 def test_every_position_reads_back_through_the_python_api(tictactoe_db: Path) -> None:
