@@ -51,9 +51,42 @@ def explain(error: BaseException) -> str:
         return "functions called each other too deeply (is a recursion missing its base case?)"
     if isinstance(error, ValueError) and "unpack" in str(error):
         return f"a pattern does not fit the value it unpacks ({error})"
+    if isinstance(error, TypeError):
+        words = _kind_mistake(str(error))
+        if words is not None:
+            return words
     if isinstance(error, (TypeError, ValueError, KeyError, AttributeError)):
         return f"a value of the wrong kind was used ({error})"
     return f"the rule failed ({type(error).__name__}: {error})"
+
+
+# Python's words for the usual mistakes of kind, and the same in the language's words (the
+# kinds named by `_KINDS`): what a person who wrote the game, not Python, can act on.
+_KIND_MISTAKES = [
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"),
+     "{1} and {2} cannot be compared (`{0}`)"),
+    (re.compile(r"unsupported operand type\(s\) for (\S+?): '(\w+)' and '(\w+)'"),
+     "`{0}` cannot take {1} and {2}"),
+    (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+'), "`+` cannot join {0} and {1}"),
+    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "`{0}` cannot take {1}"),
+    (re.compile(r"cannot unpack non-iterable (\w+) object"), "a pattern does not fit the value it unpacks: {0} holds no items"),
+    (re.compile(r"'(\w+)' object is not iterable"), "{0} holds no items to go through"),
+    (re.compile(r"'(\w+)' object is not subscriptable"), "{0} has no items to index"),
+    (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} has no length"),
+]
+_KINDS = {"int": "an integer", "bool": "a boolean", "str": "a string", "Symbol": "a symbol",
+          "Fraction": "a fraction", "float": "a number", "tuple": "a list or tuple", "list": "a list",
+          "Map": "a map", "dict": "a map", "Set": "a set", "frozenset": "a set", "NoneType": "nothing"}
+
+
+def _kind_mistake(text: str) -> str | None:
+    """A TypeError's message in the language's words, or None if it is not one of the usual."""
+    for pattern, words in _KIND_MISTAKES:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return words.format(*(_KINDS.get(part, "a grid" if part.startswith("Grid") else part)
+                                  for part in found.groups()))
+    return None
 
 
 class BaseGame:
@@ -267,6 +300,8 @@ class Game(BaseGame):
             )
             self._cell_fields = tuple(place[field] for field in self._cell_fields if field in place)
             self._keep = (lambda state: (state[kept[0]],)) if len(kept) == 1 else operator.itemgetter(*kept)
+        if self._outcomes_fixed:  # the same dice everywhere: checked now, so that `gdl check` finds their mistakes
+            self.chance_outcomes(self._initial)
 
     # ---- loading
     def _exec(self, program: Program, source: str) -> None:
@@ -430,11 +465,11 @@ class Game(BaseGame):
             for f, v in zip(self.checked.fields, state)
         )
 
-    def _rule_failure(self, message: str, rule: str, state: State) -> GdlError:
+    def _rule_failure(self, message: str, rule: str, state: State | None) -> GdlError:
         node = self.checked.definitions[rule].node
         return GdlRuntimeError(
             message, file=self.source.name, line=node.line, column=node.column,
-            source_line=self.source.line(node.line), state_text=self._describe(state),
+            source_line=self.source.line(node.line), state_text=None if state is None else self._describe(state),
         )
 
     # ---- the protocol
@@ -511,21 +546,26 @@ class Game(BaseGame):
             return self._fixed_outcomes
         if self._outcomes is None:
             raise GdlError(f"{self.source.name}: the game has no `outcomes`")
+        shown = None if self._outcomes_fixed else state  # dice that read no state fail alike in every state
         try:
             pairs = self._outcomes(state)
             merged: dict[Any, Number] = {}
-            for outcome, probability in pairs:
+            for pair in pairs:
+                if type(pair) is not tuple or len(pair) != 2:
+                    raise RuleError(f"`outcomes` lists pairs (outcome, probability), such as (6, 1/6); "
+                                    f"one of its items is {to_text(pair)}")
+                outcome, probability = pair
                 if type(probability) not in (int, Fraction):
                     raise RuleError(f"the probability of the outcome {to_text(outcome)} must be a number, not {to_text(probability)}")
                 merged[outcome] = merged.get(outcome, 0) + probability
         except Exception as error:
-            raise self._rule_error(error, state, "outcomes") from None
+            raise self._rule_error(error, shown, "outcomes") from None
         for outcome, probability in merged.items():
             if probability < 0:
-                raise self._rule_failure(f"the probability of the outcome {to_text(outcome)} is negative: {to_text(probability)}", "outcomes", state)
+                raise self._rule_failure(f"the probability of the outcome {to_text(outcome)} is negative: {to_text(probability)}", "outcomes", shown)
         if sum(merged.values()) != 1:
             total = to_text(sum(merged.values()))
-            raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", state)
+            raise self._rule_failure(f"the probabilities of the outcomes must add up to 1, not {total}", "outcomes", shown)
         outcomes = tuple(merged.items())
         if self._outcomes_fixed:
             self._fixed_outcomes = outcomes

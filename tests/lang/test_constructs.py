@@ -816,15 +816,33 @@ def test_expectiminimax_value_of_the_chance_game() -> None:
     ],
 )
 def test_probabilities_must_add_up_to_one(outcomes: str, message: str) -> None:
-    game = gdl.loads(CHANCE.replace("[(1, 1/2), (2, 1/4), (1, 1/4)]", outcomes))
+    """Dice that read no state are the same everywhere: checked as the game loads (so `gdl
+    check` finds them), with no state to show; dice that read the state, where they are thrown."""
+    text = CHANCE.replace("[(1, 1/2), (2, 1/4), (1, 1/4)]", outcomes)
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        gdl.loads(text)
+    error = caught.value
+    assert (error.message, error.line, error.column) == (message, 9, 1)
+    assert error.source_line == "outcomes = " + outcomes
+    assert error.state_text is None
+    reading = text.replace("outcomes = " + outcomes, "outcomes = " + outcomes + " if coin == 0 else []")
+    game = gdl.loads(reading)
     with pytest.raises(gdl.GdlRuntimeError):
         game.chance_outcomes(game.initial_state())
     with pytest.raises(gdl.GdlRuntimeError) as caught:  # a wrong die is refused every time
         game.chance_outcomes(game.initial_state())
     error = caught.value
     assert (error.message, error.line, error.column) == (message, 9, 1)
-    assert error.source_line == "outcomes = " + outcomes
     assert error.state_text == "tossed = false\ncoin = 0\ndone = false"
+
+
+def test_outcomes_that_are_not_pairs_are_said_to_be_so() -> None:
+    """`outcomes = [1, 2, 3]`: Python's "cannot unpack non-iterable int object" was the message."""
+    with pytest.raises(gdl.GdlRuntimeError) as caught:
+        gdl.loads(CHANCE.replace("[(1, 1/2), (2, 1/4), (1, 1/4)]", "[1, 2, 3]"))
+    assert caught.value.message == ("`outcomes` lists pairs (outcome, probability), such as (6, 1/6); "
+                                    "one of its items is 1")
+    assert (caught.value.line, caught.value.column) == (9, 1)
 
 
 TREE = """game "Small tree"

@@ -208,8 +208,34 @@ CASES = [
         "a value of the wrong kind",
         dict(body='    n = [1, "x"][m + 1] + 1'),
         play(0),
-        'a value of the wrong kind was used (can only concatenate str (not "int") to str)', 9, 5,
+        "`+` cannot join a string and an integer", 9, 5,
         '    n = [1, "x"][m + 1] + 1',
+    ),
+    # Python's words for a mistake of kind, said in the language's (Python's were "'<' not
+    # supported between instances of 'str' and 'int'" and the like)
+    (
+        "values of two kinds compared",
+        dict(body='    n = min(m, "three")'),
+        play(0),
+        "a string and an integer cannot be compared (`<`)", 9, 5, '    n = min(m, "three")',
+    ),
+    (
+        "an operator that does not take the kind",
+        dict(body='    n = [1, "x"][m + 1] - 1'),
+        play(0),
+        "`-` cannot take a string and an integer", 9, 5, '    n = [1, "x"][m + 1] - 1',
+    ),
+    (
+        "a loop over an integer",
+        dict(body='    n = count(x for x in [1, "x"][m])'),
+        play(0),
+        "an integer holds no items to go through", 9, 5, '    n = count(x for x in [1, "x"][m])',
+    ),
+    (
+        "a pattern over an integer",
+        dict(body='    let (a, b) = [1, "x"][m]\n    n = a + b'),
+        play(0),
+        "a pattern does not fit the value it unpacks: an integer holds no items", 9, 5, '    let (a, b) = [1, "x"][m]',
     ),
 ]
 
