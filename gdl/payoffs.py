@@ -190,7 +190,7 @@ def _map_mistake(value: model.MapExpr, players: tuple[str, ...]) -> str | None:
     if len(named) == len(value.items):
         left_out = [p for p in players if p not in named]
         if left_out:
-            return f"the map of payoffs gives no payoff to {', '.join(left_out)}: give every player's"
+            return f"the map of payoffs gives no payoff to {', '.join(left_out)}: give every player a payoff"
     return None
 
 

@@ -250,7 +250,7 @@ def located(text: str, snippet: str, line: int = 12) -> tuple[int, int]:
      "with 3 players, `utility` gives each player's payoff: a tuple in player order such as (1, 0, 0) or a map such as {A: 1, B: 0, C: 0}, not one number"),
     ("utility = (1, 0)", "(1, 0)", "a tuple of payoffs has one number for each player (A, B, C): 3 items, not 2"),
     ("utility = {A: 1, B: 0, nobody: 0}", "{A", "`nobody` is not a player (the players: A, B, C)"),
-    ("utility = {A: 1, B: 0}", "{A", "the map of payoffs gives no payoff to C: give every player's"),
+    ("utility = {A: 1, B: 0}", "{A", "the map of payoffs gives no payoff to C: give every player a payoff"),
     ("utility = (1, true, 0)", "(1", "each payoff in the tuple must be a number, got a boolean"),
 ])
 def test_payoffs_of_the_wrong_form_are_check_errors_where_they_are(utility: str, snippet: str, message: str) -> None:
