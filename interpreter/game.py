@@ -132,16 +132,21 @@ class BaseGame:
             groups.setdefault(_normal(name), []).append(name)
         return [names for names in groups.values() if len(names) > 1]
 
-    def _named(self, text: str, moves: Sequence[Any], what: str) -> Any:
-        """The one of `moves` that prints as `text` (spaces, brackets and case aside; of several,
-        the one printed exactly so); else an error saying it is not `what`, or which it could be."""
+    def moves_named(self, text: str, moves: Sequence[Any]) -> list[Any]:
+        """Those of `moves` that print as `text` (spaces, brackets and case aside; of several,
+        the one printed exactly so, if one is), each once: one move, none, or several whose
+        names read the same when typed."""
         wanted = _normal(text)
         found = [move for move in dict.fromkeys(moves) if _normal(self.format_move(move)) == wanted]
+        exact = [move for move in found if self.format_move(move) == text.strip()]
+        return exact if len(found) > 1 and len(exact) == 1 else found
+
+    def _named(self, text: str, moves: Sequence[Any], what: str) -> Any:
+        """The one of `moves` that prints as `text` (see `moves_named`); else an error saying
+        it is not `what`, or which it could be."""
+        found = self.moves_named(text, moves)
         if len(found) == 1:
             return found[0]
-        exact = [move for move in found if self.format_move(move) == text.strip()]
-        if len(exact) == 1:
-            return exact[0]
         if found:
             names = ", ".join(f"`{self.format_move(move)}`" for move in found)
             raise GdlError(f"`{text}` could be any of {len(found)} moves here ({names}): their names read the same "

@@ -215,3 +215,16 @@ def test_paranoid_plays_with_values_for_the_first_player_in_a_game_of_two() -> N
         done = play("games/subtraction.gdl", "-p", "stones=3", "--algorithm", algorithm, typed="1\n")
         assert "Second plays 2  (value -1 for First, exact)" in done.stdout, (algorithm, done.stdout)
         assert "Game over: Second wins (First scores -1)." in done.stdout
+
+
+def test_a_name_that_several_moves_print_asks_for_the_number(tmp_path: Path) -> None:
+    """Every move prints as `x`: typing `x` names the moves 1 and 2, not none of them (it was
+    "`x` is not a legal move here. Legal moves: x, x, x"); a number picks one."""
+    dup = tmp_path / "dup.gdl"
+    dup.write_text('game "Dup"\nplayers A, B\nstate:\n    n = 3\n    mover = A\nto_move = mover\n'
+                   "moves = [1, 2] if n >= 2 else [1]\nresult(m):\n    n -= m\n    mover = other(mover)\n"
+                   'terminal = n <= 0\nutility = 1 if mover == B else -1\ndef move_name(m) = "x"\n')
+    done = play(str(dup), typed="x\n2\n")
+    assert "`x` could be any of 2 moves here, whose names read the same: type its number (1, 2)" in done.stdout
+    assert "A to move> 2\n\nn = 1\nmover = B" in done.stdout
+    assert done.returncode == 0

@@ -13,7 +13,6 @@ from gdl.cli.common import (
     choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, run_searcher, say,
     value_text,
 )
-from gdl.errors import GdlError
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
 from searchers.protocol import limits_need_evaluation, position_of
@@ -281,23 +280,27 @@ class Match:
                     return True
                 self.say("nothing to undo yet.")
                 continue
-            move = self.pick(moves, text)
-            if move is not None:
-                self.history.append(self.game.result(self.state, move))
+            named = self.pick(moves, text)
+            if len(named) == 1:
+                self.history.append(self.game.result(self.state, named[0]))
                 return True
-            legal = ", ".join(names)
             numbers = f" (or its number, 1 to {len(moves)})" if self.numbered and len(moves) > 1 else ""
-            self.say(f"`{text}` is not a legal move here. Legal moves: {legal}{numbers}.")
+            if named:
+                places = ", ".join(str(moves.index(move) + 1) for move in named)
+                self.say(f"`{text}` could be any of {len(named)} moves here, whose names read the same: type its "
+                         f"number ({places})" if self.numbered else
+                         f"`{text}` could be any of {len(named)} moves here, whose names read the same, and the "
+                         "game's `move_name` cannot tell them apart")
+                continue
+            self.say(f"`{text}` is not a legal move here. Legal moves: {', '.join(names)}{numbers}.")
 
-    def pick(self, moves: list[Any], text: str) -> Any:
-        """The move the text names: by its printed name first, else by its number in the list."""
-        try:
-            return self.game.parse_move(self.state, text)
-        except GdlError:
-            pass
-        if self.numbered and text.isdigit() and 1 <= int(text) <= len(moves):
-            return moves[int(text) - 1]
-        return None
+    def pick(self, moves: list[Any], text: str) -> list[Any]:
+        """The moves the text names: by their printed name first (one, or several whose names
+        read the same), else the move of that number in the list."""
+        named: list[Any] = self.game.moves_named(text, moves)
+        if not named and self.numbered and text.isdigit() and 1 <= int(text) <= len(moves):
+            return [moves[int(text) - 1]]
+        return named
 
     def undo(self) -> bool:
         """Go back to the human's previous turn; False when there is none."""
