@@ -12,6 +12,7 @@ import os
 import shlex
 import sqlite3
 import sys
+from collections.abc import Callable
 from functools import partial
 from time import perf_counter
 from typing import Any
@@ -69,9 +70,11 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     solve.add_argument("--depth", type=int, metavar="N", help="stop N moves ahead and use the evaluation there")
     solve.add_argument("--time", type=float, metavar="SECONDS", help="deepen iteratively until the time is up")
     solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
-    solve.add_argument("--memory", type=memory_size, default=DEFAULT_MEMORY, metavar="SIZE",
+    solve.add_argument("--memory", type=memory_size, metavar="SIZE",
                        help=f"the most memory the transposition table may use, e.g. 512M or 4G (default {DEFAULT_MEMORY >> 30}G); "
-                       "when it is full, the positions cheapest to search again are dropped")
+                       "when it is full, the positions cheapest to search again are dropped; with --strong, the most "
+                       "a game without a `tier` may take, all its positions held at once (default: half the "
+                       "machine's memory)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     add_strong_options(solve)
     return solve
@@ -88,7 +91,7 @@ def run_search(game: Any, args: argparse.Namespace, stop_at_chance_cycle: bool =
         say(f"gdl solve: {reason}", to=sys.stderr)
     progress = ProgressLine(game) if sys.stderr.isatty() else None
     try:
-        return run_searcher(game, algorithm, args, time=args.time, table=not args.no_table, memory=args.memory,
+        return run_searcher(game, algorithm, args, time=args.time, table=not args.no_table, memory=table_memory(args),
                             seed=args.seed, progress=progress, stop_at_chance_cycle=stop_at_chance_cycle)
     finally:
         if progress is not None:
@@ -313,8 +316,7 @@ def check_strong_options(args: argparse.Namespace) -> None:
         return
     for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),
                           ("--algorithm", args.algorithm is not None), ("--iterations", args.iterations is not None),
-                          ("--seed", args.seed is not None), ("--no-table", args.no_table),
-                          ("--memory", args.memory != DEFAULT_MEMORY)):
+                          ("--seed", args.seed is not None), ("--no-table", args.no_table)):
         if given:
             raise UsageError(f"--strong solves every position to the end; it takes no {option}")
     if not 0 < args.tolerance < math.inf:
@@ -393,6 +395,9 @@ def say_unused_options(args: argparse.Namespace, game: Any) -> None:
     if ignored and not tiers:
         say(f"gdl solve: {' and '.join(ignored)} ignored: {game_name(game)} declares no `tier` to split its "
             "positions by, so it is solved in one process, in memory", to=sys.stderr)
+    if args.memory is not None and tiers:
+        say(f"gdl solve: --memory ignored: {game_name(game)} declares a `tier`, and is solved a tier at a time",
+            to=sys.stderr)
     if args.tolerance != DEFAULT_TOLERANCE and not has_chance(game):
         say(f"gdl solve: --tolerance ignored: {game_name(game)} has no dice, so its values are found exactly, "
             "not by value iteration", to=sys.stderr)
@@ -408,6 +413,40 @@ _BYTES_A_POSITION = 1_000
 
 class _TooMany(Exception):
     """A strong solve in place of a search has found more positions than it may hold."""
+
+
+def table_memory(args: argparse.Namespace) -> int:
+    """The memory --memory gives a search's transposition table (by default DEFAULT_MEMORY)."""
+    return DEFAULT_MEMORY if args.memory is None else int(args.memory)
+
+
+def _held_to(most: int | None, line: StrongProgressLine) -> Callable[[StrongProgress], None]:
+    """A strong solve's progress callback: the live ``line``, and _TooMany past ``most``
+    positions found (None: no bound)."""
+    def progress(step: StrongProgress) -> None:
+        line(step)
+        if most is not None and step.positions > most:
+            raise _TooMany
+
+    return progress
+
+
+def machine_memory() -> int | None:
+    """The machine's memory in bytes, where the system says (POSIX), else None."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def strong_memory(args: argparse.Namespace) -> int | None:
+    """The most memory a strong solve of a game without tiers may take, all its positions at
+    once: --memory, or half the machine's (a game whose positions never stop growing would
+    otherwise take it all, and the system would kill the process, or another one)."""
+    if args.memory is not None:
+        return int(args.memory)
+    found = machine_memory()
+    return None if found is None else found // 2
 
 
 def strong_at_chance_cycle(game: Any, args: argparse.Namespace) -> bool:
@@ -443,17 +482,11 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float)
         "score them by the game's repetition rule; every position is solved instead, as --strong does "
         "(`--algorithm expectiminimax` searches all the same)", to=sys.stderr)
     # Tiers hold a tier in memory at a time; without them, the whole graph is held.
-    most = None if has_tiers(game) else args.memory // _BYTES_A_POSITION
+    most = None if has_tiers(game) else table_memory(args) // _BYTES_A_POSITION
     line = StrongProgressLine(draw=sys.stderr.isatty())
-
-    def progress(step: StrongProgress) -> None:
-        line(step)
-        if most is not None and step.positions > most:
-            raise _TooMany
-
     try:
         result = solve_reporting_stops(
-            game, line, progress=progress,
+            game, line, progress=_held_to(most, line),
             after_stop="; a solve of every position has no value to show before its end (`--algorithm "
             "expectiminimax` searches, and has its best so far when stopped)")
     except _TooMany:
@@ -524,10 +557,21 @@ def run_strong(args: argparse.Namespace) -> int:
             say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
                 to=sys.stderr)
     say_unused_options(args, game)
-    result = solve_reporting_stops(game, StrongProgressLine(draw=sys.stderr.isatty()), tolerance=args.tolerance,
-                                   out=args.out, meta=describe_game(game), workers=args.workers, ray=args.ray,
-                                   factory=partial(build, game.source.text, game.source.name,
-                                                   parse_params(args.param, args.file)))
+    memory = None if has_tiers(game) else strong_memory(args)  # tiers hold one tier at a time
+    most = None if memory is None else memory // _BYTES_A_POSITION
+    line = StrongProgressLine(draw=sys.stderr.isatty())
+    try:
+        result = solve_reporting_stops(game, line, progress=_held_to(most, line), tolerance=args.tolerance,
+                                       out=args.out, meta=describe_game(game), workers=args.workers, ray=args.ray,
+                                       factory=partial(build, game.source.text, game.source.name,
+                                                       parse_params(args.param, args.file)))
+    except _TooMany:
+        assert memory is not None and most is not None
+        raise UsageError(
+            f"more than {most:,} positions, about {memory / 1e9:.1f} GB held at once (about "
+            f"{_BYTES_A_POSITION:,} bytes each) by a game without a `tier`, which is solved in memory; nothing was "
+            f"written. Declare a `tier` to solve it tier by tier, or allow more with --memory; and if the positions "
+            "never stop growing, the game may never end (`gdl check --deep` looks for such a line of play)") from None
     if isinstance(result, int):
         return result
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))

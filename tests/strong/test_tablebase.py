@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 import gdl
 from gdl.cli import main
+from gdl.cli.solve import machine_memory, strong_memory
 from searchers.strong import TablebaseError, TablebaseReader, stable_key
 from searchers.strong import solver as strong_solver
 from tests.pygames import TicTacToe
@@ -537,7 +539,6 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
     (["--out", "t.sqlite"], "--out needs --strong"),
     (["--workers", "2"], "--workers needs --strong"),
     (["--strong", "--depth", "3"], "--strong solves every position to the end; it takes no --depth"),
-    (["--strong", "--memory", "512M"], "--strong solves every position to the end; it takes no --memory"),
     (["--strong", "--no-table"], "--strong solves every position to the end; it takes no --no-table"),
     (["--strong", "--tolerance", "0"], "--tolerance must be a positive number"),
     (["--strong", "--tolerance", "inf"], "--tolerance must be a positive number"),
@@ -549,6 +550,49 @@ def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFix
     """An option a strong solve would ignore, or a value it cannot use, is refused with a word
     why, exit status 2, before any work."""
     assert run(capsys, "solve", TICTACTOE, *args) == (2, "", f"gdl solve: error: {message}\n")
+
+
+COUNT_UP = """game "Count up"
+players A, B
+state:
+    total = 0
+    mover = A
+to_move = mover
+moves = [1, 2]
+result(m):
+    total += m
+    mover = other(mover)
+terminal = total < 0
+utility = 1 if mover == B else -1
+"""
+
+
+def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A game without a `tier` is solved with all its positions in memory: one whose positions
+    never stop growing (a total that only counts up) stops once they pass what --memory holds,
+    at about 1,000 bytes a position (it grew by 140 MB a second until the system killed it),
+    by default half the machine's memory; a game with tiers holds one tier at a time, and is
+    told --memory means nothing to it."""
+    game = tmp_path / "count.gdl"
+    game.write_text(COUNT_UP)
+    status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "300K")
+    assert (status, out) == (2, "")
+    assert err.startswith("gdl solve: error: more than 307 positions, about 0.0 GB held at once (about 1,000 "
+                          "bytes each) by a game without a `tier`, which is solved in memory; nothing was written. "
+                          "Declare a `tier`"), err
+    # Ends at 5: 12 positions (totals 0 to 6; each total but 0 and 1 with either player to move).
+    game.write_text(COUNT_UP.replace("terminal = total < 0", "terminal = total >= 5"))
+    status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "12K")
+    assert status == 0 and "positions: 12 reachable from the start" in out
+    status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "11K")
+    assert status == 2 and err.startswith("gdl solve: error: more than 11 positions")
+    status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--memory", "1K")
+    assert status == 0 and "positions: 5,478 reachable from the start" in out
+    assert "gdl solve: --memory ignored: Tic-tac-toe declares a `tier`, and is solved a tier at a time" in err
+    memory = machine_memory()
+    assert memory is not None and memory > 0
+    assert strong_memory(argparse.Namespace(memory=None)) == memory // 2
+    assert strong_memory(argparse.Namespace(memory=5000)) == 5000
 
 
 @pytest.mark.parametrize("option, value", [("--algorithm", "minimax"), ("--iterations", "100"), ("--depth", "2"),
