@@ -326,3 +326,12 @@ def test_an_evaluation_misordering_a_later_players_payoffs_is_reported(tmp_path:
     assert status == 1
     assert "the evaluation ranks a terminal state worth 0 to B (evaluation 1) above one worth 1 (evaluation 0)" in err
     assert "to A" not in err and "to C" not in err
+
+
+def test_a_rule_that_fails_in_every_game_is_counted_once_a_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule that fails at the start fails in each of the 50 random games, and again in the
+    search for a line that never ends: met 50 times, as many as the games (it said 51)."""
+    status, err = lint(tmp_path, capsys, moves="[1, n // 0]")
+    assert status == 1
+    assert "error: division by zero [met 50 times; the first shown]" in err, err
+    assert "1 problem found in 50 random games (50 cut short by a problem)" in err
