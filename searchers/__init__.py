@@ -15,12 +15,13 @@ from .minimax import minimax
 from .paranoid import CoalitionView, paranoid
 from .perft import perft
 from .protocol import require_searchable
-from .results import ChanceCycleMet, SearchError, SearchResult, SearchStats, TraceNode
+from .results import ChanceCycleMet, GameError, SearchError, SearchResult, SearchStats, TraceNode
 from .strong import StrongResult, solve_strong
 
 __all__ = [
     "ChanceCycleMet",
     "CoalitionView",
+    "GameError",
     "Progress",
     "SearchError",
     "SearchResult",

@@ -14,7 +14,7 @@ from .protocol import Game, Move, State, Value, is_zero_sum, rules_of
 
 # A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
 Line: TypeAlias = "tuple[Move, Line] | None"
-from .results import ESTIMATE, EXACT, Bound, NodeKind, SearchError, SearchResult, SearchStats, SearchValue, TraceNode
+from .results import ESTIMATE, EXACT, Bound, GameError, NodeKind, SearchResult, SearchStats, SearchValue, TraceNode
 from .table import TranspositionTable
 
 # A depth limit that is never reached, so that "unlimited" needs no special case.
@@ -130,7 +130,7 @@ class DeepRecursion:
     def grow(self, ply: int) -> int:
         """Make room for the next thousand plies below ``ply``; return the next ply to call at."""
         if ply >= MAX_PLIES:
-            raise SearchError(
+            raise GameError(
                 f"the search went {MAX_PLIES:,} moves deep without the game ending or a "
                 "position repeating: does the game ever end?"
             )

@@ -40,7 +40,7 @@ from .protocol import (
     Game, Move, Player, State, Value, check_merge, has_chance, has_position, no_moves_error, position_key,
     position_of, repetition_scorer, rules_of, utility_bounds,
 )
-from .results import EXACT, LOWER, UPPER, Bound, ChanceCycleMet, NodeKind, SearchError, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, ChanceCycleMet, GameError, NodeKind, SearchResult
 from .table import CUT_OFF_BELOW, DEFAULT_MEMORY, DROPPED_BELOW, TranspositionTable, capacity_for
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -384,7 +384,7 @@ def _depth_first(
             nonlocal chance_depth, line
             outcomes = chance_outcomes(state)
             if not outcomes:
-                raise SearchError(f"chance node {state!r} has no outcomes")
+                raise GameError(f"chance node {state!r} has no outcomes")
             if table is not None:
                 horizon_before, repetitions_before, nodes_before = horizon, repetitions, nodes
                 dropped_before = dropped_moves

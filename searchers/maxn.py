@@ -50,7 +50,7 @@ from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
     Game, Move, Player, State, Value, check_limits, limits_need_evaluation, no_moves_error, position_of, rules_of,
 )
-from .results import EXACT, LOWER, UPPER, Bound, NodeKind, SearchError, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, GameError, NodeKind, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
     from typeguard import typeguard_ignore
@@ -241,7 +241,7 @@ def _maxn_iterations(
             nonlocal chance_depth, line, cut_short
             outcomes = chance_outcomes(state)
             if not outcomes:
-                raise SearchError(f"chance node {state!r} has no outcomes")
+                raise GameError(f"chance node {state!r} has no outcomes")
             chance_depth += 1
             if tracer is not None:
                 tracer.open()

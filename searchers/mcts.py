@@ -40,7 +40,7 @@ from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
     Game, Move, State, Value, check_limits, game_name, no_moves_error, position_of, require_evaluation, rules_of,
 )
-from .results import Bound, SearchError, SearchResult, SearchStats, SearchValue
+from .results import Bound, GameError, SearchError, SearchResult, SearchStats, SearchValue
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
     from typeguard import typeguard_ignore
@@ -202,7 +202,7 @@ class _Uct:
             node.mover = CHANCE
             outcomes = self.chance_outcomes(state)
             if not outcomes:
-                raise SearchError(f"chance node {state!r} has no outcomes")
+                raise GameError(f"chance node {state!r} has no outcomes")
             node.moves = [outcome for outcome, _ in outcomes]
             node.probabilities = [probability for _, probability in outcomes]
             node.children = [None] * len(outcomes)
@@ -317,7 +317,7 @@ class _Uct:
                 return payoffs.repetition(state)
             line[here] = 0
             if moves_made >= MAX_PLIES:
-                raise SearchError(
+                raise GameError(
                     f"a random game of {game_name(self.game)} went {MAX_PLIES:,} moves without "
                     "ending or a position repeating: does the game ever end?"
                 )

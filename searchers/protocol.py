@@ -44,7 +44,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any, TypeAlias, cast
 
-from .results import SearchError
+from .results import GameError, SearchError
 
 # Structural checking would be wrong here: members are optional, and a game may
 # provide them as attributes holding functions rather than as methods.
@@ -305,7 +305,7 @@ def check_same_position(game: Game, first: State, second: State, position: Calla
     make_error = getattr(game, "position_error", None)
     if callable(make_error):
         raise make_error(first, second, what)
-    raise SearchError(f"the states {first!r} and {second!r} have the same position but {what}")
+    raise GameError(f"the states {first!r} and {second!r} have the same position but {what}")
 
 
 def _how_they_differ(game: Game, first: State, second: State, position: Callable[[State], Hashable]) -> str | None:
@@ -330,9 +330,9 @@ def _how_they_differ(game: Game, first: State, second: State, position: Callable
 _MERGE_CHECK_PLIES = 200  # a game that goes round in circles is checked this far
 
 
-def no_moves_error(game: Game, state: State) -> SearchError:
+def no_moves_error(game: Game, state: State) -> GameError:
     """The error for a non-terminal state without legal moves (a broken game)."""
-    return SearchError(f"state {state!r} is not terminal but has no legal moves")
+    return GameError(f"state {state!r} is not terminal but has no legal moves")
 
 
 def check_merge(game: Game, stored: State, state: State, choose: Random) -> bool:

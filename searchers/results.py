@@ -29,6 +29,11 @@ class SearchError(Exception):
     """A search that cannot be made: the game lacks what the searcher needs, or bad limits."""
 
 
+class GameError(SearchError):
+    """What a search found wrong with the game itself: a game that never ends, a state that is
+    not over yet has no moves, dice with no outcomes, one position in two tiers."""
+
+
 class ChanceCycleMet(Exception):
     """Raised by ``expectiminimax(..., stop_at_chance_cycle=True)`` at the first position that
     repeats on a cycle through chance nodes, where a depth-first search could only score the

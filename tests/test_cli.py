@@ -261,6 +261,24 @@ def test_a_win_is_the_top_score_of_a_game_whose_scores_run_from_minus_it_to_it(t
     assert "\nby value: X wins 2,936, draws 1,068, O wins 1,474\n" in run.stdout, run.stdout
 
 
+def test_what_a_search_finds_wrong_with_the_game_is_an_error_of_its_file(tmp_path: Path) -> None:
+    """A game that never ends (a total counted up, never over): `gdl solve` and `gdl tree` search
+    100,000 moves deep and say so as an error of the game file, exit status 1, as `gdl check`
+    says a mistake (it was exit status 2, a misuse of the command); a searcher that cannot
+    search the game is still a misuse (exit 2)."""
+    endless = tmp_path / "endless.gdl"
+    endless.write_text('game "Count up"\nplayers A, B\nstate:\n    total = 0\n    mover = A\nto_move = mover\n'
+                       "moves = [1, 2]\nresult(m):\n    total += m\n    mover = other(mover)\n"
+                       "terminal = total < 0\nutility = 1 if mover == B else -1\n")
+    for command in ("solve", "tree"):
+        run = gdl(command, str(endless))
+        assert run.returncode == 1, run.stderr
+        assert run.stderr == (f"{endless}: error: the search went 100,000 moves deep without the game ending or a "
+                              "position repeating: does the game ever end?\n")
+    run = gdl("solve", "games/pig.gdl", "--algorithm", "alphabeta")
+    assert run.returncode == 2 and run.stderr.startswith("gdl solve: error: alphabeta cannot search Pig")
+
+
 def test_solve_a_textbook_tree_with_minimax() -> None:
     run = gdl("solve", "games/textbook/aima.gdl", "--algorithm", "minimax", "--json")
     result = json.loads(run.stdout)

@@ -194,15 +194,16 @@ def test_a_searcher_that_cannot_search_the_game_is_refused_before_the_first_move
 
 def test_a_game_that_never_ends_stops_the_play_with_an_error_not_an_internal_error(tmp_path: Path) -> None:
     """Monte Carlo tree search plays a game with no evaluation; its random games of a game that
-    never ends give up after 100,000 moves, which `gdl play` says as `gdl solve` does (exit 2)."""
+    never ends give up after 100,000 moves, which `gdl play` says as `gdl solve` does: an error of
+    the game file (exit status 1)."""
     endless = tmp_path / "endless.gdl"
     endless.write_text(
         'game "Count up"\nplayers A, B\nstate:\n    total = 0\n    mover = A\nto_move = mover\n'
         "moves = [1, 2]\nresult(m):\n    total += m\n    mover = other(mover)\nterminal = total < 0\n"
         "utility = 1 if mover == B else -1\n")
     done = play(str(endless), "--as", "none", "--iterations", "5", typed="")
-    assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith("gdl play: error: a random game of Count up went 100,000 moves without ending")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"{endless}: error: a random game of Count up went 100,000 moves without ending")
     assert "internal error" not in done.stderr
 
 

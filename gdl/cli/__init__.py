@@ -10,8 +10,9 @@ import sys
 from typing import Callable, Sequence
 
 from gdl.cli import check, compile, perft, play, query, solve, tree
-from gdl.cli.common import INTERRUPTED, ArgumentParser, Command, UsageError, error_text, say
+from gdl.cli.common import INTERRUPTED, ArgumentParser, Command, UsageError, error_text, say, terminal_safe
 from gdl.errors import GdlError
+from searchers import GameError
 
 COMMANDS: tuple[Command, ...] = (check, perft, solve, play, tree, query, compile)
 
@@ -77,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except GdlError as error:
         say(error_text(error), to=sys.stderr)
+        return 1
+    except GameError as error:  # what a search found wrong with the game: an error of its file
+        say(f"{terminal_safe(args.file)}: error: {error}", to=sys.stderr)
         return 1
     except UsageError as error:
         say(f"gdl {args.command}: error: {error}", to=sys.stderr)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO, TypeVar
 
 import searchers
 from gdl import load, locate_param
+from searchers import GameError, SearchError
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
 
@@ -30,6 +31,13 @@ class Command(Protocol):
 
     def run(self, args: argparse.Namespace) -> int:
         """Carry out the command; return the exit status."""
+
+
+def refused(error: SearchError, more: str = "") -> Exception:
+    """A searcher's error as the command raises it: what the search found wrong with the game
+    itself (GameError) as it is, an error of the game file (exit status 1); any other as a
+    misuse of the command (exit status 2), with ``more`` words after it."""
+    return error if isinstance(error, GameError) else UsageError(f"{error}{more}")
 
 
 class UsageError(Exception):

@@ -10,8 +10,8 @@ from typing import Any, Callable, TextIO
 
 from gdl.cli.common import (
     EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, check_search_limits,
-    choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, run_searcher, say,
-    value_text,
+    choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, refused, run_searcher,
+    say, value_text,
 )
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
@@ -379,9 +379,9 @@ def run(args: argparse.Namespace) -> int:
             if match.algorithm != "mcts":
                 limits_need_evaluation(game, match.algorithm, args.depth, args.time, None)
         except SearchError as error:
-            raise UsageError(str(error)) from None
+            raise refused(error) from None
     match.echo = not sys.stdin.isatty()
     try:
         return match.run(sys.stdin.readline)
     except SearchError as error:  # a search met what the game does wrong (a game that never ends)
-        raise UsageError(str(error)) from None
+        raise refused(error) from None

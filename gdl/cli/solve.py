@@ -22,7 +22,7 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
     check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
     fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, run_searcher, say, show_status, terminate_as_interrupt, value_text,
+    parse_params, refused, run_searcher, say, show_status, terminate_as_interrupt, value_text,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -273,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
                 return status
             result = run_search(game, args)  # too many positions to hold: the search after all
     except SearchError as error:
-        raise UsageError(str(error)) from None
+        raise refused(error) from None
     except KeyboardInterrupt:
         say("gdl solve: interrupted (a search stopped before finishing its first move has nothing to show; "
             "--time SECONDS always has an answer)", to=sys.stderr)
@@ -523,7 +523,9 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
     try:
         with terminate_as_interrupt():
             return solve_strong(game, **options)
-    except (SearchError, TablebaseError) as error:
+    except SearchError as error:
+        raise refused(error) from None
+    except TablebaseError as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
         left = "" if out is None else _left_behind(out, before)
@@ -545,7 +547,7 @@ def run_strong(args: argparse.Namespace) -> int:
     try:
         check_game(game, args.tolerance)  # a game refused is refused before any word on the options
     except SearchError as error:
-        raise UsageError(str(error)) from None
+        raise refused(error) from None
     if args.json or args.out is not None:
         try:
             check_start_names(game)

@@ -6,7 +6,6 @@ import argparse
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Iterator
@@ -14,7 +13,7 @@ from typing import Any, Iterator
 import searchers
 from gdl.cli.common import (
     Subcommands, UsageError, add_command, check_search_limits, exact_searcher, is_two_player_zero_sum, load_game,
-    move_text, number_text, say, terminal_safe, value_text,
+    move_text, number_text, refused, say, terminal_safe, value_text,
 )
 from searchers import SearchError
 
@@ -345,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = search(game, depth=args.depth, trace=True)
     except SearchError as error:
-        raise UsageError(f"{error} (gdl tree draws the searches of {', '.join(_SEARCHERS)})") from None
+        raise refused(error, f" (gdl tree draws the searches of {', '.join(_SEARCHERS)})") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
     render = {"text": render_text, "dot": render_dot, "svg": render_svg}[chosen]
     text = render(root, left_out)

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._common import without_collections
 from ..protocol import Game, game_name
-from ..results import SearchError
+from ..results import GameError
 from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory
@@ -67,5 +67,5 @@ def solve_strong(
                 return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
                                       tolerance=tolerance, progress=progress)
             except sqlite3.IntegrityError:  # a key written twice: by two tiers
-                raise SearchError(ONE_POSITION_TWO_TIERS) from None
+                raise GameError(ONE_POSITION_TWO_TIERS) from None
         return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)

@@ -14,7 +14,6 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from operator import ne
 from random import Random
 from time import perf_counter
@@ -24,7 +23,7 @@ from ..protocol import (
     Game, State, Value, check_merge, check_same_position, has_chance, no_moves_error, position_of, repetition_rule,
     tier_of,
 )
-from ..results import SearchError
+from ..results import GameError
 
 if TYPE_CHECKING:
     IntArray: TypeAlias = array[int]
@@ -109,7 +108,7 @@ def tier_error(game: Game, state: State, move: Any, child: State) -> Exception:
     make_error = getattr(game, "tier_error", None)
     if callable(make_error):
         return cast(Exception, make_error(state, move, child))
-    return SearchError(
+    return GameError(
         f"the move {move!r} goes from tier {game.tier(state)} down to tier {game.tier(child)}: "
         "no move may lower the tier"
     )
@@ -268,7 +267,7 @@ def _expander(game: Game, graph: Graph) -> Callable[[State, deque[State]], None]
         if is_chance is not None and is_chance(state):
             outcomes = chance_outcomes(state)
             if not outcomes:
-                raise SearchError(f"chance node {state!r} has no outcomes")
+                raise GameError(f"chance node {state!r} has no outcomes")
             kind.append(CHANCE)
             moves = [outcome for outcome, _ in outcomes]
             probabilities[node] = [probability for _, probability in outcomes]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain, compress, repeat
 from operator import sub
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..protocol import Value
 from .graph import FIXED, Graph, IntArray

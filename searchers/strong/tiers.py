@@ -49,11 +49,11 @@ from time import perf_counter
 from typing import Any
 
 from ..protocol import Game, Value, has_chance, position_of, tier_of
-from ..results import SearchError
+from ..results import GameError, SearchError
 from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
-from .solution import NEVER, NO_MOVE, Solution, capped_residual, repetition_scores
+from .solution import NEVER, Solution, capped_residual, repetition_scores
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, solved_meta, start_result,
 )
@@ -332,7 +332,7 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
             index = local.get(key)
             if index is None:
                 if child is None:  # its state came with a move to another tier
-                    raise SearchError(ONE_POSITION_TWO_TIERS)
+                    raise GameError(ONE_POSITION_TWO_TIERS)
                 index = local[key] = len(found)
                 found.append(key)
                 next_round.append((key, child))
@@ -341,7 +341,7 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
             index = place.get(key)
             if index is None:
                 if child is None:
-                    raise SearchError(ONE_POSITION_TWO_TIERS)
+                    raise GameError(ONE_POSITION_TWO_TIERS)
                 index = place[key] = len(external_keys)
                 external_keys.append(key)
                 external_tiers.append(child_tier)
@@ -350,7 +350,7 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
                     frontier, frontier_tier = scratch.tier(child_tier), child_tier
                 frontier.setdefault(key, child)
             elif external_tiers[index] != child_tier:
-                raise SearchError(ONE_POSITION_TWO_TIERS)
+                raise GameError(ONE_POSITION_TWO_TIERS)
             target.append(-1 - index)
 
 
@@ -378,7 +378,7 @@ def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: Int
     if one_tier is None or not outside.tiers_met <= {one_tier}:
         # A key given two tiers, here or before: then every move's child is looked up.
         if array("q", map(tiers.__getitem__, map(invert, moves))) != child_tiers:
-            raise SearchError(ONE_POSITION_TWO_TIERS)
+            raise GameError(ONE_POSITION_TWO_TIERS)
     target += moves
     if one_tier is not None:
         if fresh:

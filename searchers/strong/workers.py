@@ -39,7 +39,7 @@ from typing import Any
 
 from .._common import without_collections
 from ..protocol import Value
-from ..results import SearchError
+from ..results import GameError, SearchError
 from .graph import ONE_POSITION_TWO_TIERS, IntArray, PositionSampler
 from .parallel import (
     ChunkExpansion, Closure, Factory, Runner, Seeds, chunked, expand_states, ignore_interrupts, stops_deferred,
@@ -188,7 +188,7 @@ def _expand_and_keep(game: Any, sampler: PositionSampler, number: int, tier: int
     try:
         states = [held.pop(key) for key in keys]
     except KeyError:  # kept in another tier: found in two
-        raise SearchError(ONE_POSITION_TWO_TIERS) from None
+        raise GameError(ONE_POSITION_TWO_TIERS) from None
     if closure is not None:
         closure.expanding(keys)
     answer = expand_states(game, sampler, tier, states, closure=closure)
