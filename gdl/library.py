@@ -447,6 +447,11 @@ def _following(players: tuple[Symbol, ...]) -> _Following:
     return _Following({p: players[(i + 1) % len(players)] for i, p in enumerate(players)})
 
 
+OTHER_NEEDS_TWO_PLAYERS = "other() is for two-player games; use next()"
+"""What `other(p)` in a game of more or fewer than two players is told: by the checker, and by
+the function itself in a game built without it."""
+
+
 def other_player(players: tuple[Symbol, ...]) -> Callable[[Any], Symbol]:
     """`other(p)` for a game with these players: a look-up in a table (a rule error for a
     game of more or fewer than two players)."""
@@ -455,7 +460,7 @@ def other_player(players: tuple[Symbol, ...]) -> Callable[[Any], Symbol]:
 
     @typeguard_ignore
     def other(player: Any) -> Symbol:
-        raise RuleError("other() is for two-player games; use next()")
+        raise RuleError(OTHER_NEEDS_TWO_PLAYERS)
 
     return other
 

@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 from gdl import ast, model
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.errors import GdlError, Source
+from gdl.library import OTHER_NEEDS_TWO_PLAYERS
 from gdl.kinds import (
     ANY, BOOL, INT, NUMBER, PLAYER, STRING, SYMBOL, TUPLE, Kind,
     comparable, describe, element, fits, is_known, join, list_of, map_of, set_of, tuple_of,
@@ -499,6 +500,8 @@ class Resolver:
                     self.error(expr.args[position], f"argument {position + 1} of `{name}` must be {describe(expected)}, got {describe(arg)}: {builtin.usage}")
             if name == "count" and len(args) == 1 and element(kinds[0]) == BOOL and not _filtered(args[0]):
                 self.error(expr, _COUNT_TRUE)
+            if name == "other" and self.players and len(self.players) != 2:
+                self.error(expr, OTHER_NEEDS_TWO_PLAYERS)
             return model.BuiltinCall(builtin, args, kind=builtin.result(kinds), **at)
         if name in self.top:
             self.error(expr, f"`{name}` is a {self.top[name][0]}, not a function")

@@ -266,6 +266,9 @@ CHECK = [
     (BASE + "x = A(1)\n", "`A` is a player, not a function", 11, 5),
     (BASE + "x = lenn([1])\n", "unknown function `lenn`; did you mean `len`?", 11, 5),
     (BASE + "x = frobnicate(1)\n", "unknown function `frobnicate`", 11, 5),
+    # other() of a game that has not two players: found by the checker (it was found where it ran)
+    (BASE.replace("players A, B", "players A, B, C").replace("utility = 0", "utility = (0, 0, 0)") + "x = other(A)\n",
+     "other() is for two-player games; use next()", 11, 5),
     # dependencies
     (BASE + "a = b\nb = a\n", "`a` is defined in terms of itself: a -> b -> a", 11, 1),
     (BASE + "a = a + 1\n", "`a` is defined in terms of itself: a -> a", 11, 1),

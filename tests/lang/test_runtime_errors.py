@@ -384,11 +384,6 @@ LOAD = [
         "param p = 1 // 0\n" + GAME.format(moves="[0]", body="    n += 1", terminal="true", utility="0", extra=""),
         "division by zero", 1, 11,
     ),
-    (
-        "other in a three-player game",
-        GAME.format(moves="[0]", body="    n += 1", terminal="true", utility="(0, 0, 0)", extra="second = other(A)\n").replace("players A, B", "players A, B, C"),
-        "other() is for two-player games; use next()", 12, 10,
-    ),
 ]
 
 
