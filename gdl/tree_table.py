@@ -35,6 +35,10 @@ def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
                     also = f" ({automatic})" if child.name is None else ""
                     yield child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both"
     roots = [name for name in parents if name not in children]
+    if not roots and parents:  # every node has a parent: following the rows goes round
+        yield tree, ("a tree needs a root, a node that is nobody's child, but every node of this one is a child: "
+                     f"its rows form a cycle ({' -> '.join(_a_cycle(parents))})")
+        return
     if len(roots) != 1:
         yield tree, f"a tree needs exactly one root (a node that is nobody's child); found {len(roots)}: {', '.join(roots) or 'none'}"
         return
@@ -48,3 +52,17 @@ def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
     for name, row in parents.items():
         if name not in reached:
             yield row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)"
+
+
+def _a_cycle(parents: dict[str, ast.TreeRow]) -> list[str]:
+    """A cycle of rows, as the nodes met going down it and the first again (``parents``: each
+    row by its node, every one of them some row's child: so going up from child to parent goes
+    on for ever, and must come round)."""
+    parent_of = {child.name: node for node, row in parents.items() for child in row.children if child.name is not None}
+    line: list[str] = []
+    node = next(iter(parents))
+    while node not in line:
+        line.append(node)
+        node = parent_of[node]
+    up = line[line.index(node):] + [node]
+    return up[::-1]

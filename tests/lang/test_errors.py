@@ -169,7 +169,11 @@ CHECK = [
     (TREE_HEAD + "    R -> X, Y\n    Y -> X, 3\n    X -> 1\n", "node `X` appears twice as a child; each node has one parent", 5, 10),
     (TREE_HEAD + "    R -> X, 1\n", "node `X` has no row of its own: give it children (`X -> ...`) or a value", 4, 10),
     (TREE_HEAD + "    R -> 1\n    S -> 2\n", "a tree needs exactly one root (a node that is nobody's child); found 2: R, S", 3, 1),
-    (TREE_HEAD + "    R -> S\n    S -> R\n", "a tree needs exactly one root (a node that is nobody's child); found 0: none", 3, 1),
+    (TREE_HEAD + "    R -> S\n    S -> R\n", "a tree needs a root, a node that is nobody's child, but every node of "
+     "this one is a child: its rows form a cycle (R -> S -> R)", 3, 1),
+    # the cycle found by going up from a node below it (X's row has only leaves)
+    (TREE_HEAD + "    X -> 3, 4\n    A -> B, 3\n    B -> C, X\n    C -> A, 2\n", "a tree needs a root, a node that is "
+     "nobody's child, but every node of this one is a child: its rows form a cycle (B -> C -> A -> B)", 3, 1),
     (TREE_HEAD + "    R -> 5, X\n    X -> R1: 3, 4\n",
      "two nodes are called `R1` (a leaf without a name is called after its parent and position); rename the other node", 5, 10),
     (TREE_HEAD + "    R -> X, 5\n    X -> 1, R2: 3\n",
