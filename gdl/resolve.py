@@ -32,6 +32,15 @@ _COUNT_TRUE = (
 )
 
 
+# Names other languages have that this one writes otherwise, and how.
+_OTHER_LANGUAGES = {
+    "True": "; the language writes `true`",
+    "False": "; the language writes `false`",
+    "None": "; the language has no `None`: declare a symbol for it (`symbols none`)",
+    "null": "; the language has no `null`: declare a symbol for it (`symbols none`)",
+}
+
+
 class Scope:
     """Local names (parameters, `let`, loop variables), innermost last."""
 
@@ -340,7 +349,8 @@ class Resolver:
             self.error(expr, f"`{name}` is a function: call it, as in `{name}(...)`")
             return self.invalid(expr)
         candidates = list(self.top) + list(scope.all_names()) + list(BUILTIN_SYMBOLS)
-        self.error(expr, f"unknown name `{name}`{self.suggest(name, candidates)}")
+        hint = _OTHER_LANGUAGES.get(name) or self.suggest(name, candidates)
+        self.error(expr, f"unknown name `{name}`{hint}")
         return self.invalid(expr)
 
     def resolve_comprehension(self, expr: ast.Comprehension, scope: Scope, where: Where) -> model.Expr:

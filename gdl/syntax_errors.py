@@ -15,6 +15,14 @@ from gdl.errors import GdlError, GdlSyntaxError, Source
 
 _NEVER_CLOSED = "this bracket is never closed"
 
+# Characters other languages use where this one writes a word, or nothing.
+_WORDS_FOR = {
+    "&": "`and` is written as a word: `A and B` (there is no `&&`)",
+    "|": "`or` is written as a word: `A or B` (there is no `||`)",
+    "!": "`not` is written as a word: `not A` (there is no `!`; `!=` is not equal)",
+    ";": "no `;` is needed: a line ends its statement",
+}
+
 # What to say about the usual mistakes, each with broken snippets that make it: an error that
 # fails where a snippet fails (same parser state, same token) gets the snippet's message.
 EXAMPLES: dict[str, list[str]] = {
@@ -61,6 +69,9 @@ EXAMPLES: dict[str, list[str]] = {
         "x = a b\n",
         "x = [1 2]\n",
         "x = f(a b)\n",
+    ],
+    "another branch of an `if` is written `elif CONDITION:` (not `else if`)": [
+        "result(m):\n    if x:\n        y = 1\n    else if z:\n        y = 2\n",
     ],
     "expected a name here": [
         "players\n",
@@ -167,6 +178,8 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
             return "strings are written in double quotes: \"like this\""
         if char == '"':
             return "this string is never closed: a string ends on the line it starts on"
+        if char in _WORDS_FOR:
+            return _WORDS_FOR[char]
         if char in "$@!?&`~^|;\\":
             return f"unexpected character `{char}`: names are made of letters, digits and `_`"
         return f"unexpected character `{char}`"
@@ -202,6 +215,8 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
         return "an `if` expression needs an `else`: write `A if CONDITION else B`"
     if "_INDENT" in expected and kind != "_INDENT":
         return "a block must start on a new, indented line after `:`"
+    if kind == "PLUS" and token.start_pos is not None and text[token.start_pos:token.start_pos + 2] == "++":
+        return "`++` is not in the language: write `x += 1`"
     if kind == "_INDENT":
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
     before = text[: token.start_pos] if token.start_pos is not None else text

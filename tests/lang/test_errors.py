@@ -95,7 +95,14 @@ SYNTAX = [
     (BASE + "x = 'a'\n", 'strings are written in double quotes: "like this"', 11, 5),
     (BASE + "x = 1 $ 2\n", "unexpected character `$`", 11, 7),
     (BASE + "x = n.y\n", "unexpected character `.`", 11, 6),
-    (BASE + "x = n;\n", "unexpected character `;`", 11, 6),
+    (BASE + "x = n;\n", "no `;` is needed: a line ends its statement", 11, 6),
+    # what other languages write with a character, this one writes as a word
+    (BASE + "x = n > 0 && n < 2\n", "`and` is written as a word: `A and B` (there is no `&&`)", 11, 11),
+    (BASE + "x = n > 0 || n < 2\n", "`or` is written as a word: `A or B` (there is no `||`)", 11, 11),
+    (BASE + "x = !(n > 0)\n", "`not` is written as a word: `not A` (there is no `!`; `!=` is not equal)", 11, 5),
+    (BASE.replace("    n += m\n", "    n++\n"), "`++` is not in the language: write `x += 1`", 8, 6),
+    (BASE.replace("    n += m\n", "    if m == 1:\n        n += 1\n    else if m == 2:\n        n += 2\n"),
+     "another branch of an `if` is written `elif CONDITION:` (not `else if`)", 10, 10),
     (BASE + 'x = "abc\n', "this string is never closed: a string ends on the line it starts on", 11, 5),
     # anything else: what was found, and what was expected
     (BASE + "x = )\n", "unexpected `)`; expected a number, `false`, `{`, `(`, `[`, `-`, a name, `not`, a string, `true`", 11, 5),
@@ -270,6 +277,8 @@ CHECK = [
     (BASE + "x = A(1)\n", "`A` is a player, not a function", 11, 5),
     (BASE + "x = lenn([1])\n", "unknown function `lenn`; did you mean `len`?", 11, 5),
     (BASE + "x = frobnicate(1)\n", "unknown function `frobnicate`", 11, 5),
+    (BASE + "x = n == True\n", "unknown name `True`; the language writes `true`", 11, 10),
+    (BASE + "x = None\n", "unknown name `None`; the language has no `None`: declare a symbol for it (`symbols none`)", 11, 5),
     # other() of a game that has not two players: found by the checker (it was found where it ran)
     (BASE.replace("players A, B", "players A, B, C").replace("utility = 0", "utility = (0, 0, 0)") + "x = other(A)\n",
      "other() is for two-player games; use next()", 11, 5),
