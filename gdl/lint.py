@@ -27,6 +27,7 @@ class Findings:
     """What the random games showed: problems found, and how much was played."""
 
     found: dict[str, tuple[str, int]] = field(default_factory=dict)
+    rules: dict[str, str] = field(default_factory=dict)  # the rule of the game each problem is about, by kind
     games: int = 0
     moves: int = 0
     outcomes: int = 0  # chance outcomes drawn (the dice's moves)
@@ -34,22 +35,26 @@ class Findings:
     unfinished: int = 0  # random games stopped at the move limit
     failed: int = 0  # random games cut short by a problem (a rule that failed, a move that lowers the tier)
 
-    def add(self, message: str, kind: str | None = None) -> None:
-        """Record a problem; the same problem met again in other states is counted, not repeated.
-        Problems are the same when their ``kind`` is (by default, their first line)."""
+    def add(self, message: str, kind: str | None = None, rule: str | None = None) -> None:
+        """Record a problem (about the game's ``rule``, where it is one rule's); the same
+        problem met again in other states is counted, not repeated.  Problems are the same when
+        their ``kind`` is (by default, their first line)."""
         kind = message.splitlines()[0] if kind is None else kind
         first, times = self.found.get(kind, (message, 0))
         self.found[kind] = (first, times + 1)
+        if rule is not None:
+            self.rules[kind] = rule
 
     @property
-    def problems(self) -> list[str]:
-        """Each problem once, with how often it was met when more than once."""
+    def problems(self) -> list[tuple[str, str | None]]:
+        """Each problem once, with how often it was met when more than once, and the rule of
+        the game it is about (None where no one rule is)."""
         shown = []
-        for message, times in self.found.values():
+        for kind, (message, times) in self.found.items():
             if times > 1:
                 head, _, rest = message.partition("\n")
                 message = f"{head} [met {times} times; the first shown]\n{rest}" if rest else f"{head} [met {times} times]"
-            shown.append(message)
+            shown.append((message, self.rules.get(kind)))
         return shown
 
 
@@ -97,12 +102,14 @@ def _play_one(
         moves = list(game.actions(state))
         if len(set(moves)) != len(moves):
             repeated = sorted({game.format_move(m) for m in moves if moves.count(m) > 1})
-            findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}")
+            findings.add(f"a state lists the same move more than once ({', '.join(repeated)}): moves must be distinct\n{_shown(game, state)}",
+                         rule="moves")
         _check_names(game, state, moves, findings)
         state = _played(game, state, dice.choice(moves))
         findings.moves += 1
     findings.unfinished += 1
-    findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}")
+    findings.add(f"a random game did not end within {max_moves} moves (is `terminal` ever true? use --max-moves for longer games); it reached:\n{_shown(game, state)}",
+                 rule="terminal")
 
 
 def _check_names(game: Any, state: Any, moves: list[Any], findings: Findings) -> None:
@@ -227,7 +234,7 @@ def _check_every_line_ends(game: Any, dice: random.Random, max_moves: int, findi
         findings.add(
             f"a line of play goes {max_moves} moves without ending or repeating a position{though}: a search "
             f"would follow it without end (can `terminal` be put off forever? use --max-moves for longer "
-            f"games); it reached:\n{_shown(game, reached)}"
+            f"games); it reached:\n{_shown(game, reached)}", rule="terminal"
         )
 
 
@@ -253,7 +260,8 @@ def _check_evaluation_order(game: Any, samples: list[tuple[Any, Any, Any, Any]],
                     findings.add(
                         f"the evaluation ranks a terminal state worth {low} to {player} (evaluation {low_eval}) above one "
                         f"worth {high} (evaluation {high_eval}); an evaluation should order terminal states as the utility does.\n"
-                        f"  worth {low}:\n{_shown(game, low_state)}\n  worth {high}:\n{_shown(game, high_state)}"
+                        f"  worth {low}:\n{_shown(game, low_state)}\n  worth {high}:\n{_shown(game, high_state)}",
+                        rule="evaluation",
                     )
                     return
 
@@ -310,6 +318,6 @@ def _check_evaluation_range(game: Any, samples: list[tuple[Any, Any, Any, Any]],
                 findings.add(
                     f"the evaluation gives {value} to an unfinished state, beyond the utilities of the finished "
                     f"games seen ({low} to {high} for {player}); a depth-limited search would prefer it to a win "
-                    f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}"
+                    f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}", rule="evaluation"
                 )
                 return

@@ -52,7 +52,9 @@ def test_a_dead_end_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_a_game_that_never_ends_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = lint(tmp_path, capsys, terminal="n < 0")
     assert status == 1
-    assert "a random game did not end within 50 moves" in err
+    # Said at `terminal`, the rule that never holds (it was said after the file's name alone).
+    assert "lint.gdl:11:1: error: a random game did not end within 50 moves" in err
+    assert "\n    terminal = n < 0\n    ^\n" in err
 
 
 @pytest.mark.parametrize("position, problem", [
@@ -161,12 +163,14 @@ def test_a_move_into_a_lower_tier_is_reported_once(tmp_path: Path, capsys: pytes
 def test_an_evaluation_that_misorders_terminal_states_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = lint(tmp_path, capsys, evaluation="1 if mover == A else -1")
     assert status == 1
-    assert "the evaluation ranks a terminal state worth -1 to A (evaluation 1) above one worth 1 (evaluation -1)" in err
+    assert ("lint.gdl:13:1: error: the evaluation ranks a terminal state worth -1 to A (evaluation 1) above one "
+            "worth 1 (evaluation -1)") in err
 
 
 def test_an_evaluation_beyond_the_utilities_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = lint(tmp_path, capsys, evaluation="5 * n if not terminal else 0")
     assert status == 1
+    assert "lint.gdl:13:1: error: the evaluation gives" in err
     assert "beyond the utilities of the finished games seen (-1 to 1 for A); a depth-limited search would prefer it to a win" in err
 
 

@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, say
+from gdl.errors import GdlError
 from gdl.lint import Findings, deep_check
 from interpreter import to_text
 from searchers.protocol import check_same_position, position_of
@@ -50,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     findings = deep_check(game, games=args.games or _GAMES, max_moves=args.max_moves or _MAX_MOVES, describe=error_text,
                           same_position=same_position)
     summary = _summary(findings)
-    for problem in findings.problems:
-        say(problem if problem.startswith(args.file + ":") else f"{args.file}: {problem}", to=sys.stderr)
+    for problem, rule in findings.problems:
+        say(problem if problem.startswith(args.file + ":") else _at_rule(game, rule, problem), to=sys.stderr)
     if findings.problems:
         count = len(findings.problems)
         say(f"{args.file}: {count} problem{'s' if count != 1 else ''} found in {summary}", to=sys.stderr)
@@ -59,6 +60,21 @@ def run(args: argparse.Namespace) -> int:
     say(valid)
     say(f"{args.file}: deep check ok: {summary}")
     return 0
+
+
+def _at_rule(game: Any, rule: str | None, problem: str) -> str:
+    """A problem of the random games about one `rule` of the game, said at that rule's line
+    (`FILE:LINE:COL: error:`, the line and a caret, then the rest of the problem); one about no
+    one rule, after the file's name."""
+    definitions = getattr(getattr(game, "checked", None), "definitions", {})
+    definition = definitions.get(rule) if rule is not None else None
+    if definition is None:
+        return f"{game.source.name}: {problem}"
+    head, _, rest = problem.partition("\n")
+    node = definition.node
+    error = GdlError(head, file=game.source.name, line=node.line, column=node.column,
+                     source_line=game.source.line(node.line))
+    return error_text(error) + (f"\n{rest}" if rest else "")
 
 
 def _described(game: Any) -> list[str]:
