@@ -182,10 +182,38 @@ def _remoteness(component, values):
                     candidate[i], chosen[i] = r + 1, moves[0]
                 if not waiting[i]:
                     heapq.heappush(heap, (candidate[i], i))
+    towards_exit = _towards_endless_exits(component, values, done)
+    uniform = min(component.repetition) == max(component.repetition)
     for i in range(size):
         if not done[i]:
-            best[i] = _endless_move(component, values, remoteness, i)
+            # Play that goes round this cycle for ever keeps the value only where it is the
+            # cycle's one repetition score; else the value is an exit's, whose own play goes on.
+            if (not uniform or values[i] != component.repetition[i]) and i in towards_exit:
+                best[i] = towards_exit[i]
+            else:
+                best[i] = _endless_move(component, values, remoteness, i)
     return remoteness, best
+
+
+def _towards_endless_exits(component: _Component, values: list[Any], done: bytearray) -> dict[int, int]:
+    """For the local nodes not ``done`` (no end comes with perfect play) from which moves that
+    keep the value lead out of the cycle to a position worth that value: the first such move,
+    on a shortest way out (breadth first from the exits)."""
+    move_of: dict[int, int] = {}
+    queue = []
+    for i, outer in enumerate(component.outer):
+        if not done[i]:
+            leaving = [move for move, value, _ in outer if value == values[i]]
+            if leaving:
+                move_of[i] = leaving[0]
+                queue.append(i)
+    for j in queue:  # grows as it goes: breadth first
+        for i in component.parents[j]:
+            if done[i] or i in move_of or values[i] != values[j]:
+                continue
+            move_of[i] = next(move for move, k in component.inner[i] if k == j)
+            queue.append(i)
+    return move_of
 
 
 def _endless_move(component: _Component, values: list[Any], remoteness: list[int], i: int) -> int:

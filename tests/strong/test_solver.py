@@ -750,3 +750,88 @@ def test_exact_values_give_way_to_value_iteration_when_their_fractions_grow_too_
     bounded = solve_strong(gdl.loads(RING))
     assert not bounded.exact and bounded.method == "value iteration"
     assert abs(bounded.value - exact.value) <= bounded.residual + 1e-12
+
+
+class OwnedGraph:
+    """A token on a graph whose every node belongs to one player (so a player may move the
+    token round a cycle alone, a stay in place among them), with a score at the ends and a
+    `repetition` score of each node: a play that never ends scores the node where it came into
+    the cycle, the first node met twice."""
+
+    players = ("A", "B")
+
+    def __init__(self, owner: list[int], arcs: list[list[int]], ends: dict[int, int], scores: list[int]) -> None:
+        """Node i is A's if ``owner[i]`` is 0; its moves go to ``arcs[i]``; ``ends`` scores
+        the finished nodes, ``scores`` every node's endless play."""
+        self.owner, self.arcs, self.ends, self.scores = owner, arcs, ends, scores
+
+    def initial_state(self) -> int:
+        return 0
+
+    def to_move(self, state: int) -> str:
+        return self.players[self.owner[state]]
+
+    def actions(self, state: int) -> list[int]:
+        return list(self.arcs[state])
+
+    def result(self, state: int, move: int) -> int:
+        return move
+
+    def is_terminal(self, state: int) -> bool:
+        return state in self.ends
+
+    def utility(self, state: int, player: str) -> int:
+        return self.ends[state] if player == "A" else -self.ends[state]
+
+    def repetition_utility(self, state: int, player: str) -> int:
+        return self.scores[state] if player == "A" else -self.scores[state]
+
+
+@st.composite
+def owned_graphs(draw: Any) -> OwnedGraph:
+    """Up to six nodes, some finished; the others' moves may come back to themselves."""
+    size = draw(st.integers(2, 6))
+    ends = {i: draw(st.integers(-2, 2)) for i in range(1, size) if draw(st.integers(0, 3)) == 0}
+    arcs = [[] if i in ends else draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3, unique=True))
+            for i in range(size)]
+    owner = [draw(st.integers(0, 1)) for _ in range(size)]
+    scores = [draw(st.integers(-2, 2)) for _ in range(size)]
+    return OwnedGraph(owner, arcs, ends, scores)
+
+
+def played_out(game: OwnedGraph, table: Any, start: int) -> int:
+    """What A scores from ``start`` when both sides play the table's best moves: the end's
+    score, or the repetition score of the first node met twice."""
+    line: list[int] = []
+    node = start
+    while not game.is_terminal(node) and node not in line:
+        line.append(node)
+        node = game.actions(node)[table.best_move_index(node)]
+    return game.ends[node] if game.is_terminal(node) else game.scores[node]
+
+
+@FEW
+@given(owned_graphs())
+def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGraph) -> None:
+    """Wherever the strong solve is exact, both sides playing its best moves from any position
+    score its value, also where a cycle's positions score endless play differently: a position
+    that forces its way out to a play going on elsewhere leaves (a stay at a node scoring -1
+    beside a way out to an endless play scoring 0 was the best move, and scored -1 against a
+    value of 0)."""
+    result = solve_strong(game, tiers=False)
+    table = result.table
+    assert table is not None
+    if not result.exact:
+        return
+    for node in table.graph.positions:
+        assert played_out(game, table, node) == table.value(node), node
+
+
+def test_a_stay_beside_a_way_out_to_a_better_endless_play_leaves() -> None:
+    """A at 0 stays (endless play scored -1, where it came in: 0) or leaves for 1, whose
+    endless play scores 0: value 0, best move leave (it was stay), as alpha-beta finds."""
+    game = OwnedGraph(owner=[0, 1], arcs=[[0, 1], [1]], ends={}, scores=[-1, 0])
+    result = solve_strong(game, tiers=False)
+    assert result.value == 0 and result.exact
+    assert result.best_move == 1
+    assert alphabeta(game).move == 1
