@@ -268,10 +268,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = search_until_chance_cycle(game, args) if strong_at_chance_cycle(game, args) else run_search(game, args)
         if isinstance(result, float):  # the seconds searched before a cycle through the dice
-            status = solve_strongly_instead(game, args, result)
-            if status is not None:
-                return status
-            result = run_search(game, args)  # too many positions to hold: the search after all
+            return solve_strongly_instead(game, args, result)
     except SearchError as error:
         raise refused(error) from None
     except KeyboardInterrupt:
@@ -472,12 +469,14 @@ def search_until_chance_cycle(game: Any, args: argparse.Namespace) -> SearchResu
     return perf_counter() - started
 
 
-def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float) -> int | None:
+def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float) -> int:
     """Solve every position of a game whose positions repeat through the dice (a search can
     only score such a repetition by the game's rule, where the game goes on), after
     ``searched`` seconds of a search that met one, and print the result as `gdl solve
-    --strong` does, with the search's JSON keys too; the exit status, or None when the game,
-    without tiers, has more positions than --memory holds, and must be searched."""
+    --strong` does, with the search's JSON keys too; the exit status.  A game without tiers
+    with more positions than --memory holds is refused, in words: the search it would fall
+    back to meets the cycles again and again, and may never end (Pig to 10 without its tiers,
+    1,476 positions, did not end in 24 minutes)."""
     say(f"gdl solve: positions of {game.title} repeat through the dice, where a search from the start could only "
         "score them by the game's repetition rule; every position is solved instead, as --strong does "
         "(`--algorithm expectiminimax` searches all the same)", to=sys.stderr)
@@ -490,10 +489,13 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float)
             after_stop="; a solve of every position has no value to show before its end (`--algorithm "
             "expectiminimax` searches, and has its best so far when stopped)")
     except _TooMany:
-        say(f"gdl solve: more than {most:,} positions, as many as --memory holds (about {_BYTES_A_POSITION:,} bytes "
-            "each) for a game without a `tier`; the search starts again, and its value will not be exact "
-            "(`gdl solve FILE --strong` solves them all)", to=sys.stderr)
-        return None
+        assert most is not None
+        raise UsageError(
+            f"more than {most:,} positions, as many as --memory holds (about {_BYTES_A_POSITION:,} bytes each) for a "
+            "game without a `tier`, which is solved in memory; allow more with --memory, solve them all with "
+            "`gdl solve FILE --strong` (by default within half the machine's memory), or declare a `tier`; "
+            "`--algorithm expectiminimax` searches instead, though a search goes round the cycles through the "
+            "dice again and again, may take very long, and scores them by the repetition rule (not exact)") from None
     if isinstance(result, int):
         return result
     say(json.dumps(strong_search_json(game, result, searched)) if args.json else strong_text(game, result, None))
