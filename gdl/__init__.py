@@ -8,19 +8,34 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from gdl.checker import check
-from gdl.model import CheckedGame
 from gdl.errors import GdlCheckError, GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError, Source
-from gdl.limits import room_for_nesting
-from gdl.params import located
-from gdl.parser import nesting_guard, parse, parse_value
-from gdl.tablebase import GdlTablebaseError, Tablebase, build_tablebase
 
 if TYPE_CHECKING:
+    from gdl.model import CheckedGame
+    from gdl.parser import parse, parse_value
+    from gdl.tablebase import GdlTablebaseError, Tablebase, build_tablebase
     from interpreter.game import BaseGame
+
+# The names of the package that its modules give, each imported where first used: `import gdl`
+# (and the `gdl` command, which starts with it) stays quick, so that the command is ready to
+# take a Ctrl-C quietly from its first moment, not while Lark and the searchers load.
+_FROM_MODULES = {
+    "CheckedGame": "gdl.model", "parse": "gdl.parser", "parse_value": "gdl.parser",
+    "GdlTablebaseError": "gdl.tablebase", "Tablebase": "gdl.tablebase", "build_tablebase": "gdl.tablebase",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of ``_FROM_MODULES``, from its module (then kept here)."""
+    module = _FROM_MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gdl' has no attribute {name!r}")
+    value = globals()[name] = getattr(import_module(module), name)
+    return value
 
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
@@ -28,8 +43,12 @@ __all__ = [
 ]
 
 
-def check_text(text: str, name: str = "<string>", params: Mapping[str, Any] | None = None) -> CheckedGame:
+def check_text(text: str, name: str = "<string>", params: Mapping[str, Any] | None = None) -> "CheckedGame":
     """Parse and check a game's text; raise a GdlError describing every mistake."""
+    from gdl.checker import check
+    from gdl.limits import room_for_nesting
+    from gdl.parser import nesting_guard, parse
+
     source = Source(name, text)
     program = parse(source.text, name)
     with room_for_nesting(), nesting_guard(program, source):
@@ -38,6 +57,7 @@ def check_text(text: str, name: str = "<string>", params: Mapping[str, Any] | No
 
 def build(text: str, name: str = "<string>", params: Mapping[str, Any] | None = None) -> "BaseGame":
     """Parse, check and compile a game's text into a game object."""
+    from gdl.parser import nesting_guard
     from interpreter import build as build_game  # the interpreter depends on gdl, not the reverse
 
     checked = check_text(text, name, params)
@@ -58,6 +78,9 @@ def load(path: str | Path, /, **params: Any) -> "BaseGame":
 def locate_param(error: GdlParamError, path: str | Path, name: str) -> GdlParamError:
     """`error`, about the value given for parameter `name` of the game file at `path`, located
     at the parameter's declaration in the file."""
+    from gdl.params import located
+    from gdl.parser import parse
+
     text = read(path)
     return located(error, Source(str(path), text), parse(text, str(path)), name)
 

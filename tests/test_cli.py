@@ -50,6 +50,25 @@ def test_the_gdl_script_is_installed_and_runs() -> None:
     assert run.returncode == 0 and run.stdout == "True\n"
 
 
+def test_a_ctrl_c_while_gdl_loads_stops_it_quietly(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `gdl` script starts by `from gdl.cli import main`, which loads neither Lark nor the
+    searchers (a Ctrl-C there, a quarter of a second, printed a Python traceback); they load
+    inside `main`, where a Ctrl-C ends the command quietly with exit status 130."""
+    run = subprocess.run([sys.executable, "-c", "import sys; from gdl.cli import main; "
+                          "print(sorted(m for m in ('lark', 'searchers', 'interpreter', 'gdl.parser') if m in sys.modules))"],
+                         capture_output=True, text=True)
+    assert run.stdout == "[]\n", run.stderr
+    import gdl.cli
+
+    def interrupted(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gdl.cli, "import_module", interrupted)
+    assert gdl.cli.main(["check", "games/subtraction.gdl"]) == 130
+    assert capsys.readouterr() == ("", "")
+
+
 def test_python_m_gdl_is_the_same_command() -> None:
     run = subprocess.run([sys.executable, "-m", "gdl", "check", "games/subtraction.gdl"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0

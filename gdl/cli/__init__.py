@@ -6,15 +6,29 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
-from typing import Callable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from gdl.cli import check, compile, perft, play, query, solve, tree
-from gdl.cli.common import INTERRUPTED, ArgumentParser, Command, UsageError, error_text, say, terminal_safe
-from gdl.errors import GdlError
-from searchers import GameError
+if TYPE_CHECKING:
+    from gdl.cli.common import Command
 
-COMMANDS: tuple[Command, ...] = (check, perft, solve, play, tree, query, compile)
+_COMMAND_NAMES = ("check", "perft", "solve", "play", "tree", "query", "compile")
+"""The modules of the commands, in the order `gdl --help` lists them."""
+
+
+def commands() -> tuple[Command, ...]:
+    """The modules of the commands (imported when first asked for: `import gdl.cli` stays quick,
+    so that a Ctrl-C while they load is the command's to take quietly)."""
+    return tuple(import_module(f"gdl.cli.{name}") for name in _COMMAND_NAMES)
+
+
+def __getattr__(name: str) -> Any:
+    """``COMMANDS``: the modules of the commands, in order (``commands()``)."""
+    if name == "COMMANDS":
+        return commands()
+    raise AttributeError(f"module 'gdl.cli' has no attribute {name!r}")
 
 EXAMPLES = """\
 examples:
@@ -40,6 +54,8 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `gdl` command."""
+    from gdl.cli.common import ArgumentParser
+
     parser = ArgumentParser(
         prog="gdl",
         description="Write games in a small language; check, count, solve and play them.",
@@ -47,10 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gdl {_version()}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-    for command in COMMANDS:
-        command.register(commands).set_defaults(run=command.run)
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subcommands.required = True
+    for command in commands():
+        command.register(subcommands).set_defaults(run=command.run)
     return parser
 
 
@@ -61,6 +77,17 @@ def _is_option(word: str) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `gdl` command; return its exit status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # while gdl loaded, before the command took over: quietly
+        return 128 + signal.SIGINT  # common.INTERRUPTED, but common may be what was loading
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from gdl.cli.common import INTERRUPTED, UsageError, error_text, say, terminal_safe
+    from gdl.errors import GdlError
+    from searchers import GameError
+
     sys.set_int_max_str_digits(0)  # a game may score in numbers of any size; print them whole
     parser = build_parser()
     if not (sys.argv[1:] if argv is None else argv):

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO, TypeVar
 
 import searchers
 from gdl import load, locate_param
-from searchers import GameError, SearchError
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
+from searchers import GameError, SearchError
 
 
 class Command(Protocol):
