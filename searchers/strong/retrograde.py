@@ -24,6 +24,7 @@ positions whose end can be put off for ever are left ``NEVER``).
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 from typing import Any, no_type_check as typeguard_ignore
 
 from .graph import MAX, Graph
@@ -62,17 +63,21 @@ class _Component:
 @typeguard_ignore
 def _attractor(component, good, for_first):
     """The local nodes from which one side (the first player if ``for_first``) can force an
-    exit that ``good(value)`` accepts, as a bytearray of flags."""
+    exit that ``good(value)`` accepts, as a bytearray of flags; and, for each such node of
+    that side, a move that does (-1 elsewhere): to such an exit, or to a node that joined
+    before it, so that following these moves leads out whatever the other side does."""
     size = len(component.nodes)
     inside = bytearray(size)
+    forcing = [-1] * size
     waiting = [0] * size
     queue = []
     for i in range(size):
         chooser = component.maximizing[i] == for_first
         outer = component.outer[i]
         if chooser:
-            if any(good(value) for _, value, _ in outer):
-                inside[i] = 1
+            way_out = next((move for move, value, _ in outer if good(value)), None)
+            if way_out is not None:
+                inside[i], forcing[i] = 1, way_out
                 queue.append(i)
         elif all(good(value) for _, value, _ in outer):
             waiting[i] = len(component.inner[i])
@@ -88,54 +93,66 @@ def _attractor(component, good, for_first):
                 continue
             if component.maximizing[i] == for_first:
                 inside[i] = 1
+                forcing[i] = next(move for move, k in component.inner[i] if k == j)
                 queue.append(i)
             elif waiting[i] > 0:
                 waiting[i] -= 1
                 if not waiting[i]:
                     inside[i] = 1
                     queue.append(i)
-    return inside
+    return inside, forcing
 
 
-def component_values(component: _Component) -> tuple[list[Any], bool]:
-    """The value of every node of the component (see the module's docstring), and whether
-    they are sure: no node's value hangs on a repetition score that differs along the cycle."""
+@dataclass
+class _Forced:
+    """What each side can force from each local node: the best end (None: none), and, at the
+    side's own nodes, a move that forces it (-1 elsewhere)."""
+
+    first: list[Any]
+    second: list[Any]
+    first_moves: list[int]
+    second_moves: list[int]
+
+
+def component_values(component: _Component) -> tuple[list[Any], bool, _Forced]:
+    """The value of every node of the component (see the module's docstring), whether they
+    are sure (no node's value hangs on a repetition score that differs along the cycle), and
+    what each side can force."""
     size = len(component.nodes)
     exit_values = sorted({value for outer in component.outer for _, value, _ in outer})
     low_r, high_r = min(component.repetition), max(component.repetition)
-    forced_by_first: list[Any] = [None] * size
+    forced = _Forced([None] * size, [None] * size, [-1] * size, [-1] * size)
     for v in exit_values:
         if v > low_r:
-            inside = _attractor(component, lambda value, v=v: value >= v, True)
+            inside, forcing = _attractor(component, lambda value, v=v: value >= v, True)
             for i in range(size):
                 if inside[i]:
-                    forced_by_first[i] = v
-    forced_by_second: list[Any] = [None] * size
+                    forced.first[i], forced.first_moves[i] = v, forcing[i]
     for v in reversed(exit_values):
         if v < high_r:
-            inside = _attractor(component, lambda value, v=v: value <= v, False)
+            inside, forcing = _attractor(component, lambda value, v=v: value <= v, False)
             for i in range(size):
                 if inside[i]:
-                    forced_by_second[i] = v
+                    forced.second[i], forced.second_moves[i] = v, forcing[i]
     values = []
     sure = True
     for i in range(size):
-        r, a, b = component.repetition[i], forced_by_first[i], forced_by_second[i]
+        r, a, b = component.repetition[i], forced.first[i], forced.second[i]
         values.append(a if a is not None and a > r else b if b is not None and b < r else r)
         # An end forced at least as good as every score of endless play is sure, whatever the
         # cycle's scores.
         if low_r != high_r and not (a is not None and a >= high_r) and not (b is not None and b <= low_r):
             sure = False
-    return values, sure
+    return values, sure, forced
 
 
 @typeguard_ignore
-def _remoteness(component, values):
+def _remoteness(component, values, forced):
     """Remoteness and best move of every local node, shortest ends first (a Dijkstra search
     over the moves that keep the value, from the exits)."""
     size = len(component.nodes)
-    hurry = [favours_first(values[i], component.repetition[i]) == component.maximizing[i]
-             for i in range(size)]
+    uniform = min(component.repetition) == max(component.repetition)
+    hurry = [_favoured(component, values, forced, uniform, i) == component.maximizing[i] for i in range(size)]
     remoteness = [NEVER] * size
     best = [-1] * size
     candidate: list[Any] = [None] * size
@@ -182,38 +199,38 @@ def _remoteness(component, values):
                     candidate[i], chosen[i] = r + 1, moves[0]
                 if not waiting[i]:
                     heapq.heappush(heap, (candidate[i], i))
-    towards_exit = _towards_endless_exits(component, values, done)
-    uniform = min(component.repetition) == max(component.repetition)
     for i in range(size):
         if not done[i]:
-            # Play that goes round this cycle for ever keeps the value only where it is the
-            # cycle's one repetition score; else the value is an exit's, whose own play goes on.
-            if (not uniform or values[i] != component.repetition[i]) and i in towards_exit:
-                best[i] = towards_exit[i]
-            else:
+            best[i] = _forced_move(component, values, forced, uniform, i)
+            if best[i] < 0:
                 best[i] = _endless_move(component, values, remoteness, i)
     return remoteness, best
 
 
-def _towards_endless_exits(component: _Component, values: list[Any], done: bytearray) -> dict[int, int]:
-    """For the local nodes not ``done`` (no end comes with perfect play) from which moves that
-    keep the value lead out of the cycle to a position worth that value: the first such move,
-    on a shortest way out (breadth first from the exits)."""
-    move_of: dict[int, int] = {}
-    queue = []
-    for i, outer in enumerate(component.outer):
-        if not done[i]:
-            leaving = [move for move, value, _ in outer if value == values[i]]
-            if leaving:
-                move_of[i] = leaving[0]
-                queue.append(i)
-    for j in queue:  # grows as it goes: breadth first
-        for i in component.parents[j]:
-            if done[i] or i in move_of or values[i] != values[j]:
-                continue
-            move_of[i] = next(move for move, k in component.inner[i] if k == j)
-            queue.append(i)
-    return move_of
+def _favoured(component: _Component, values: list[Any], forced: _Forced, uniform: bool, i: int) -> bool:
+    """Whether node ``i``'s value favours the first player: where the cycle has one
+    repetition score, when the value is at least it; where its scores differ, when the
+    first player can force an end worth the value (and the second cannot), since a play that
+    went round instead would score where it came into the cycle, perhaps worse."""
+    v = values[i]
+    if not uniform:
+        first, second = bool(forced.first[i] == v), bool(forced.second[i] == v)
+        if first != second:
+            return first
+    return favours_first(v, component.repetition[i])
+
+
+def _forced_move(component: _Component, values: list[Any], forced: _Forced, uniform: bool, i: int) -> int:
+    """Where the end cannot come by perfect play (or comes only through a play that goes on
+    for ever elsewhere), the move of the side to move at node ``i`` that forces the way out
+    its value needs, if the value is such a way out's: the cycle's play itself does not
+    give it (the value is not the cycle's one repetition score). -1 where no move is forced."""
+    v = values[i]
+    if uniform and v == component.repetition[i]:
+        return -1
+    if component.maximizing[i]:
+        return forced.first_moves[i] if forced.first[i] == v else -1
+    return forced.second_moves[i] if forced.second[i] == v else -1
 
 
 def _endless_move(component: _Component, values: list[Any], remoteness: list[int], i: int) -> int:
@@ -237,10 +254,10 @@ def _endless_move(component: _Component, values: list[Any], remoteness: list[int
 def solve_cycle(graph: Graph, solution: Solution, members: list[int]) -> None:
     """Solve a strongly connected component without chance nodes whose exits are solved."""
     component = _Component(graph, solution, members)
-    values, sure = component_values(component)
+    values, sure, forced = component_values(component)
     if not sure:
         repetition_varies(solution, component.repetition)
-    remoteness, best = _remoteness(component, values)
+    remoteness, best = _remoteness(component, values, forced)
     for i, node in enumerate(members):
         solution.value[node] = values[i]
         # Where dice decide elsewhere in the game, its length is luck: no remoteness anywhere.

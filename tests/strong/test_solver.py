@@ -799,32 +799,81 @@ def owned_graphs(draw: Any) -> OwnedGraph:
     return OwnedGraph(owner, arcs, ends, scores)
 
 
-def played_out(game: OwnedGraph, table: Any, start: int) -> int:
-    """What A scores from ``start`` when both sides play the table's best moves: the end's
-    score, or the repetition score of the first node met twice."""
+def history_value(game: OwnedGraph, node: int, seen: frozenset[int] = frozenset(), follow: Any = None,
+                  side: int | None = None) -> int:
+    """What A scores from ``node`` with perfect play over whole lines (a play that meets a node
+    twice scores that node's repetition score): minimax over the lines themselves, the way
+    the rule is written, independent of the solver; with ``follow`` (node -> next node),
+    ``side``'s moves are those and the other side plays anything, against it."""
+    if game.is_terminal(node):
+        return game.ends[node]
+    if node in seen:
+        return game.scores[node]
+    seen = seen | {node}
+    if follow is not None and game.owner[node] == side:
+        return history_value(game, follow[node], seen, follow, side)
+    values = [history_value(game, child, seen, follow, side) for child in game.arcs[node]]
+    return max(values) if game.owner[node] == 0 else min(values)
+
+
+def played_out(game: OwnedGraph, table: Any, start: int) -> tuple[int, int | None]:
+    """What A scores from ``start`` when both sides play the table's best moves (the end's
+    score, or the repetition score of the first node met twice), and in how many plies it
+    ends (None: never)."""
     line: list[int] = []
     node = start
     while not game.is_terminal(node) and node not in line:
         line.append(node)
         node = game.actions(node)[table.best_move_index(node)]
-    return game.ends[node] if game.is_terminal(node) else game.scores[node]
+    return (game.ends[node], len(line)) if game.is_terminal(node) else (game.scores[node], None)
 
 
-@FEW
-@given(owned_graphs())
-def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGraph) -> None:
-    """Wherever the strong solve is exact, both sides playing its best moves from any position
-    score its value, also where a cycle's positions score endless play differently: a position
-    that forces its way out to a play going on elsewhere leaves (a stay at a node scoring -1
-    beside a way out to an endless play scoring 0 was the best move, and scored -1 against a
-    value of 0)."""
+def check_best_moves(game: OwnedGraph) -> None:
+    """Wherever the strong solve is exact: every position's value is the minimax over whole
+    lines; the side to move, following the table's best moves, gets at least that whatever
+    the other side plays; both sides following them score it, and end in as many plies as the
+    remoteness says (never, where it says none)."""
     result = solve_strong(game, tiers=False)
     table = result.table
     assert table is not None
     if not result.exact:
         return
-    for node in table.graph.positions:
-        assert played_out(game, table, node) == table.value(node), node
+    follow = {node: game.actions(node)[table.best_move_index(node)]
+              for node in table.graph.positions if not game.is_terminal(node)}
+    for node in follow:
+        value = table.value(node)
+        assert history_value(game, node) == value, node
+        held = history_value(game, node, follow=follow, side=game.owner[node])
+        assert (held >= value) if game.owner[node] == 0 else (held <= value), (node, held, value)
+        assert played_out(game, table, node) == (value, table.remoteness(node)), node
+
+
+@FEW
+@given(owned_graphs())
+def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGraph) -> None:
+    """On random games whose cycles score endless play differently from node to node (a
+    position that forces its way out to a play going on elsewhere leaves: a stay at a node
+    scoring -1 beside a way out to an endless play scoring 0 was the best move, and scored -1
+    against a value of 0), as ``check_best_moves`` says."""
+    check_best_moves(game)
+
+
+@pytest.mark.parametrize("owner, arcs, ends, scores", [
+    # Every node is B's: B walks 0, 1, 2 to the end (-2); B at 1 went back to 0, where the
+    # cycle scores 2 (its own score, -2, is the value: taken as a delay it could afford).
+    ([1, 1, 1, 1], [[1], [2, 0], [0, 3], []], {3: -2}, [2, -2, 0, 2]),
+    # B at 3 went to 1, whose value is B's too, but where A goes back to 3, closing the cycle
+    # there (2 for A, against -2): B's way out must be one A cannot turn back.
+    ([1, 0, 1, 1], [[2, 3, 1], [2, 0, 3], [], [3, 0, 1]], {2: -2}, [-2, -1, 1, 2]),
+    # B, losing, delays for ever (0, 1, 2, ...): its best move is no end at once.
+    ([1, 0, 0, 0], [[3, 1], [0, 2], [2], []], {3: 1}, [0, 0, 1, 0]),
+    ([1, 0, 0, 0], [[1, 2, 0], [], [0, 3], []], {1: -2, 3: 1}, [-2, 0, -1, 0]),
+], ids=["a delay round a worse cycle", "a way out the other side turns back", "a delay for ever",
+        "a delay beside a loss"])
+def test_best_moves_keep_the_value_on_games_random_ones_seldom_reach(owner: list[int], arcs: list[list[int]],
+                                                                     ends: dict[int, int], scores: list[int]) -> None:
+    """``check_best_moves`` on shapes a brute force over 12,000 random games found."""
+    check_best_moves(OwnedGraph(owner, arcs, ends, scores))
 
 
 def test_a_stay_beside_a_way_out_to_a_better_endless_play_leaves() -> None:
