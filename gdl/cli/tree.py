@@ -15,7 +15,7 @@ from gdl.cli.common import (
     Subcommands, UsageError, add_command, check_search_limits, exact_searcher, is_two_player_zero_sum, load_game,
     move_text, number_text, refused, say, terminal_safe, value_text,
 )
-from searchers import SearchError
+from searchers import ChanceCycleMet, SearchError
 
 SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
 
@@ -341,8 +341,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-nodes must be at least 1")
     algorithm = args.algorithm or exact_searcher(game)
     search = getattr(searchers, algorithm)
+    # A search to the end through positions that repeat through the dice goes round them again
+    # and again, drawing more with each turn: it stops at the first, and says so.
+    options = {"stop_at_chance_cycle": True} if algorithm == "expectiminimax" and args.depth is None else {}
     try:
-        result = search(game, depth=args.depth, trace=True)
+        result = search(game, depth=args.depth, trace=True, **options)
+    except ChanceCycleMet:
+        raise UsageError(f"positions of {game.title} repeat through the dice: a tree searched to the end would go "
+                         "round them again and again; give --depth N to draw it N moves deep") from None
     except SearchError as error:
         raise refused(error, f" (gdl tree draws the searches of {', '.join(_SEARCHERS)})") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
