@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import _hot
-from ._common import DeepRecursion, on_roomy_stack
+from ._common import MAX_PLIES, DeepRecursion, on_roomy_stack
 from .protocol import Game, Move, State, rules_of
 from .results import SearchError
 
@@ -24,6 +24,8 @@ def perft(game: Game, depth: int, state: State | None = None) -> int:
     """
     if isinstance(depth, bool) or depth < 0:
         raise SearchError(f"perft depth must be 0 or more, not {depth!r}")
+    if depth >= MAX_PLIES:  # deeper than any search goes: a count no one could wait for
+        raise SearchError(f"perft depth must be below {MAX_PLIES:,} moves, not {depth:,}")
     root = game.initial_state() if state is None else state
     rules = rules_of(game)
     actions, result, is_terminal = rules.actions, rules.result, rules.is_terminal

@@ -234,6 +234,16 @@ def test_perft_in_words() -> None:
     assert run.stdout.startswith("perft(2) = 9  (")
 
 
+def test_a_perft_deeper_than_any_search_is_refused_as_a_misuse() -> None:
+    """A depth of 100,000 moves or more is no count anyone waits for: a misuse of --depth (exit
+    2), not the game's fault (it was "does the game ever end?", before that an internal error);
+    99,999 on tic-tac-toe counts 0, every game being over by 9 moves."""
+    run = gdl("perft", "games/tictactoe.gdl", "--depth", "100000")
+    assert (run.returncode, run.stderr) == (2, "gdl perft: error: perft depth must be below 100,000 moves, not 100,000\n")
+    run = gdl("perft", "games/tictactoe.gdl", "--depth", "99999", "--json")
+    assert run.returncode == 0 and json.loads(run.stdout)["nodes"] == 0
+
+
 def test_solve_tictactoe() -> None:
     run = gdl("solve", "games/tictactoe.gdl", "--json")
     assert run.returncode == 0

@@ -6,7 +6,8 @@ import argparse
 import json
 import time
 
-from gdl.cli.common import Subcommands, UsageError, add_command, load_game, say
+from gdl.cli.common import Subcommands, UsageError, add_command, load_game, refused, say
+from searchers import SearchError
 from searchers.perft import perft
 
 
@@ -29,7 +30,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--depth must be 0 or more")
     game = load_game(args)
     start = time.perf_counter()
-    nodes = perft(game, args.depth)
+    try:
+        nodes = perft(game, args.depth)
+    except SearchError as error:
+        raise refused(error) from None
     seconds = time.perf_counter() - start
     if args.json:
         say(json.dumps({"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 4)}))
