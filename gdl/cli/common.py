@@ -21,6 +21,7 @@ from gdl import load, locate_param
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
 from searchers import GameError, SearchError
+from searchers.protocol import utility_bounds
 
 
 class Command(Protocol):
@@ -335,6 +336,17 @@ def add_searcher_options(parser: argparse.ArgumentParser, *, seed: bool = True) 
 # How long `gdl play` tries to solve a position exactly before a game with no evaluation falls
 # back on Monte Carlo tree search: small games (Nim) are then still played perfectly.
 EXACT_FIRST_SECONDS = 2.0
+
+
+def win_score(game: Any) -> Any:
+    """The score of a win for the first player (its negation, for the second): the highest
+    score of a game whose scores are known to run from minus that to it (a win, a draw, a
+    loss, as 1, 0 and -1); None where the game does not say (a tree's leaves are only numbers:
+    1 where they reach 5 is no win)."""
+    bounds = utility_bounds(game)
+    if bounds is None or not 0 < bounds[1] == -bounds[0]:
+        return None
+    return bounds[1]
 
 
 def is_two_player_zero_sum(game: Any) -> bool:

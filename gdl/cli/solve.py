@@ -22,12 +22,12 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
     check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
     fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, refused, run_searcher, say, show_status, terminate_as_interrupt, value_text,
+    parse_params, refused, run_searcher, say, show_status, terminate_as_interrupt, value_text, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
 from searchers import ChanceCycleMet, SearchError, SearchResult
-from searchers.protocol import game_name, has_chance, utility_bounds
+from searchers.protocol import game_name, has_chance
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
     has_tiers, outcome_counts, solve_strong,
@@ -139,17 +139,6 @@ def verdict(game: Any, value: Any, exact: bool, chance: bool | None = None) -> s
         return f"{first if value > 0 else second} wins (value {number_text(value)})"
     # Scores (a margin, a payoff) rather than a plain win or loss.
     return f"value {number_text(value)} for {first}, in {first if value > 0 else second}'s favour"
-
-
-def win_score(game: Any) -> Any:
-    """The score of a win for the first player (its negation, for the second): the highest
-    score of a game whose scores are known to run from minus that to it (a win, a draw, a
-    loss, as 1, 0 and -1); None where the game does not say (a tree's leaves are only numbers:
-    1 where they reach 5 is no win)."""
-    bounds = utility_bounds(game)
-    if bounds is None or not 0 < bounds[1] == -bounds[0]:
-        return None
-    return bounds[1]
 
 
 def whose_value(game: Any, result: Any) -> str | None:

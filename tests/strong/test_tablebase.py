@@ -595,6 +595,23 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     assert strong_memory(argparse.Namespace(memory=5000)) == 5000
 
 
+def test_play_from_a_tablebase_calls_a_value_a_win_as_gdl_solve_does(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    """Two ply's value 1, its leaves running from -4 to 5, is in MAX's favour, no win, from the
+    tablebase as in `gdl solve`'s headline (the hint said "MAX wins in 3"); subtraction's -1,
+    of scores -1 and 1, is Second's win."""
+    db = tmp_path / "two_ply.sqlite"
+    assert run(capsys, "solve", "games/textbook/two_ply.gdl", "--strong", "--out", str(db))[0] == 0
+    hinted = subprocess.run([sys.executable, "-m", "gdl", "play", "games/textbook/two_ply.gdl", "--tablebase", str(db),
+                             "--as", "MAX"], input="hint\nquit\n", capture_output=True, text=True, timeout=120)
+    assert "hint: E (value 1 for MAX, in MAX's favour, over in 3, from the tablebase)" in hinted.stdout
+    db = tmp_path / "subtraction.sqlite"
+    assert run(capsys, "solve", "games/subtraction.gdl", "--strong", "--out", str(db))[0] == 0
+    hinted = subprocess.run([sys.executable, "-m", "gdl", "play", "games/subtraction.gdl", "--tablebase", str(db)],
+                            input="hint\nquit\n", capture_output=True, text=True, timeout=120)
+    assert "(Second wins in 10 (value -1 for First), from the tablebase)" in hinted.stdout
+
+
 @pytest.mark.parametrize("option, value", [("--algorithm", "minimax"), ("--iterations", "100"), ("--depth", "2"),
                                            ("--time", "1")])
 def test_play_from_a_tablebase_takes_no_searcher_options(capsys: pytest.CaptureFixture[str], tictactoe_db: Path,
