@@ -17,10 +17,10 @@ _NEVER_CLOSED = "this bracket is never closed"
 
 # Characters other languages use where this one writes a word, or nothing.
 _WORDS_FOR = {
-    "&": "`and` is written as a word: `A and B` (there is no `&&`)",
-    "|": "`or` is written as a word: `A or B` (there is no `||`)",
-    "!": "`not` is written as a word: `not A` (there is no `!`; `!=` is not equal)",
-    ";": "no `;` is needed: a line ends its statement",
+    "&": "`&` is not in the language: conditions are joined by the word `and` (`A and B`)",
+    "|": "`|` is not in the language: conditions are joined by the word `or` (`A or B`), sets by `+`",
+    "!": "`!` is not in the language: a condition is negated by the word `not` (`not A`; `!=` is not equal)",
+    ";": "`;` is not in the language: write one statement a line, a line ending each",
 }
 
 # What to say about the usual mistakes, each with broken snippets that make it: an error that
