@@ -37,6 +37,11 @@ def __getattr__(name: str) -> Any:
     value = globals()[name] = getattr(import_module(module), name)
     return value
 
+
+def __dir__() -> list[str]:
+    """The package's names, those imported where first used among them."""
+    return sorted(set(globals()) | set(_FROM_MODULES))
+
 __all__ = [
     "GdlCheckError", "GdlError", "GdlParamError", "GdlRuntimeError", "GdlSyntaxError",
     "GdlTablebaseError", "Tablebase", "CheckedGame", "build", "build_tablebase", "check_text", "load", "loads", "locate_param", "parse", "parse_value",

@@ -59,7 +59,10 @@ def test_a_ctrl_c_while_gdl_loads_stops_it_quietly(capsys: pytest.CaptureFixture
                           "print(sorted(m for m in ('lark', 'searchers', 'interpreter', 'gdl.parser') if m in sys.modules))"],
                          capture_output=True, text=True)
     assert run.stdout == "[]\n", run.stderr
+    import gdl
     import gdl.cli
+
+    assert {"parse", "parse_value", "Tablebase", "build_tablebase", "load"} <= set(dir(gdl))
 
     def interrupted(name: str) -> None:
         raise KeyboardInterrupt

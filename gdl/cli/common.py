@@ -300,6 +300,12 @@ def memory_size(text: str) -> int:
     return int(float(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as `--memory` takes one: `300K`, `1.5G`."""
+    unit = max((u for u in _SIZE_UNITS if _SIZE_UNITS[u] <= size), key=_SIZE_UNITS.__getitem__, default="")
+    return f"{round(size / _SIZE_UNITS[unit], 2):g}{unit}"
+
+
 def value_text(value: Any) -> str:
     """A searcher's value for people: one number, or each player's payoff `(A 1, B 2, C 6)`."""
     if isinstance(value, dict):  # a fraction as it is, without number_text's decimals: one line stays short

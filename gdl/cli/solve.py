@@ -22,7 +22,7 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
     check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
     fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, refused, run_searcher, say, show_status, terminate_as_interrupt, value_text, win_score,
+    parse_params, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -406,9 +406,11 @@ def table_memory(args: argparse.Namespace) -> int:
     return DEFAULT_MEMORY if args.memory is None else int(args.memory)
 
 
-def _held_to(most: int | None, line: StrongProgressLine) -> Callable[[StrongProgress], None]:
-    """A strong solve's progress callback: the live ``line``, and _TooMany past ``most``
-    positions found (None: no bound)."""
+def _held_to(memory: int | None, line: StrongProgressLine) -> Callable[[StrongProgress], None]:
+    """A strong solve's progress callback: the live ``line``, and _TooMany past the positions
+    ``memory`` holds (None: no bound)."""
+    most = None if memory is None else memory // _BYTES_A_POSITION
+
     def progress(step: StrongProgress) -> None:
         line(step)
         if most is not None and step.positions > most:
@@ -423,6 +425,15 @@ def machine_memory() -> int | None:
         return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
         return None
+
+
+def _too_many(memory: int | None) -> str:
+    """Why a solve of every position of a game without tiers stopped at ``memory`` bytes."""
+    return (f"more than {(memory or 0) // _BYTES_A_POSITION:,} positions, as many as {size_text(memory or 0)} holds "
+            f"(--memory; about {_BYTES_A_POSITION:,} bytes each) for a game without a `tier`, which is solved in "
+            "memory; nothing was written. Declare a `tier` to solve it tier by tier, or allow more with --memory; "
+            "if the positions never stop growing, the game may never end (`gdl check --deep` looks for such a line "
+            "of play)")
 
 
 def strong_memory(args: argparse.Namespace) -> int | None:
@@ -469,22 +480,17 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float)
     say(f"gdl solve: positions of {game.title} repeat through the dice, where a search from the start could only "
         "score them by the game's repetition rule; every position is solved instead, as --strong does "
         "(`--algorithm expectiminimax` searches all the same)", to=sys.stderr)
-    # Tiers hold a tier in memory at a time; without them, the whole graph is held.
-    most = None if has_tiers(game) else table_memory(args) // _BYTES_A_POSITION
+    memory = None if has_tiers(game) else strong_memory(args)
     line = StrongProgressLine(draw=sys.stderr.isatty())
     try:
         result = solve_reporting_stops(
-            game, line, progress=_held_to(most, line),
+            game, line, progress=_held_to(memory, line),
             after_stop="; a solve of every position has no value to show before its end (`--algorithm "
             "expectiminimax` searches, and has its best so far when stopped)")
     except _TooMany:
-        assert most is not None
-        raise UsageError(
-            f"more than {most:,} positions, as many as --memory holds (about {_BYTES_A_POSITION:,} bytes each) for a "
-            "game without a `tier`, which is solved in memory; allow more with --memory, solve them all with "
-            "`gdl solve FILE --strong` (by default within half the machine's memory), or declare a `tier`; "
-            "`--algorithm expectiminimax` searches instead, though a search goes round the cycles through the "
-            "dice again and again, may take very long, and scores them by the repetition rule (not exact)") from None
+        raise UsageError(_too_many(memory) + "; `--algorithm expectiminimax` searches instead, though a search goes "
+                         "round the cycles through the dice again and again, may take very long, and scores them by "
+                         "the repetition rule (not exact)") from None
     if isinstance(result, int):
         return result
     say(json.dumps(strong_search_json(game, result, searched)) if args.json else strong_text(game, result, None))
@@ -551,20 +557,14 @@ def run_strong(args: argparse.Namespace) -> int:
                 to=sys.stderr)
     say_unused_options(args, game)
     memory = None if has_tiers(game) else strong_memory(args)  # tiers hold one tier at a time
-    most = None if memory is None else memory // _BYTES_A_POSITION
     line = StrongProgressLine(draw=sys.stderr.isatty())
     try:
-        result = solve_reporting_stops(game, line, progress=_held_to(most, line), tolerance=args.tolerance,
+        result = solve_reporting_stops(game, line, progress=_held_to(memory, line), tolerance=args.tolerance,
                                        out=args.out, meta=describe_game(game), workers=args.workers, ray=args.ray,
                                        factory=partial(build, game.source.text, game.source.name,
                                                        parse_params(args.param, args.file)))
     except _TooMany:
-        assert memory is not None and most is not None
-        raise UsageError(
-            f"more than {most:,} positions, about {memory / 1e9:.1f} GB held at once (about "
-            f"{_BYTES_A_POSITION:,} bytes each) by a game without a `tier`, which is solved in memory; nothing was "
-            f"written. Declare a `tier` to solve it tier by tier, or allow more with --memory; and if the positions "
-            "never stop growing, the game may never end (`gdl check --deep` looks for such a line of play)") from None
+        raise UsageError(_too_many(memory)) from None
     if isinstance(result, int):
         return result
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))

@@ -92,7 +92,8 @@ def test_a_game_too_large_for_memory_is_refused_in_words(capsys: pytest.CaptureF
     tiers did not end in 24 minutes); the search is there when named."""
     status, out, err = solve(capsys, coin, "--memory", str(1000 * (COIN_POSITIONS - 1)))
     assert (status, out) == (2, "")
-    assert f"\ngdl solve: error: more than {COIN_POSITIONS - 1} positions, as many as --memory holds" in err
+    assert f"\ngdl solve: error: more than {COIN_POSITIONS - 1} positions, as many as " in err
+    assert "holds (--memory; about 1,000 bytes each)" in err
     assert "`--algorithm expectiminimax` searches instead" in err
     status, out, err = solve(capsys, coin, "--memory", str(1000 * COIN_POSITIONS), "--json")
     assert json.loads(out)["value_fraction"] == "1/3"

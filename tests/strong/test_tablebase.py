@@ -577,9 +577,9 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     game.write_text(COUNT_UP)
     status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "300K")
     assert (status, out) == (2, "")
-    assert err.startswith("gdl solve: error: more than 307 positions, about 0.0 GB held at once (about 1,000 "
-                          "bytes each) by a game without a `tier`, which is solved in memory; nothing was written. "
-                          "Declare a `tier`"), err
+    assert err.startswith("gdl solve: error: more than 307 positions, as many as 300K holds (--memory; about "
+                          "1,000 bytes each) for a game without a `tier`, which is solved in memory; nothing was "
+                          "written. Declare a `tier`"), err
     # Ends at 5: 12 positions (totals 0 to 6; each total but 0 and 1 with either player to move).
     game.write_text(COUNT_UP.replace("terminal = total < 0", "terminal = total >= 5"))
     status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "12K")
