@@ -72,9 +72,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     solve.add_argument("--no-table", action="store_true", help="search without a transposition table")
     solve.add_argument("--memory", type=memory_size, metavar="SIZE",
                        help=f"the most memory the transposition table may use, e.g. 512M or 4G (default {DEFAULT_MEMORY >> 30}G); "
-                       "when it is full, the positions cheapest to search again are dropped; with --strong, the most "
-                       "a game without a `tier` may take, all its positions held at once (default: half the "
-                       "machine's memory)")
+                       "when it is full, the positions cheapest to search again are dropped; where every position is "
+                       "solved (--strong, or positions that repeat through the dice), the most a game without a `tier` "
+                       "may take, all its positions held at once (default: half the machine's memory)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     add_strong_options(solve)
     return solve
