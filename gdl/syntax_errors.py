@@ -215,7 +215,8 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
         return "an `if` expression needs an `else`: write `A if CONDITION else B`"
     if "_INDENT" in expected and kind != "_INDENT":
         return "a block must start on a new, indented line after `:`"
-    if kind == "PLUS" and token.start_pos is not None and text[token.start_pos:token.start_pos + 2] == "++":
+    # `n++` fails at the second `+`, `n++ + 1` at the third: look on both sides of the token.
+    if kind == "PLUS" and token.start_pos is not None and "++" in text[max(0, token.start_pos - 1):token.start_pos + 2]:
         return "`++` is not in the language: write `x += 1`"
     if kind == "_INDENT":
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"

@@ -101,6 +101,7 @@ SYNTAX = [
     (BASE + "x = n > 0 || n < 2\n", "`|` is not in the language: conditions are joined by the word `or` (`A or B`), sets by `+`", 11, 11),
     (BASE + "x = !(n > 0)\n", "`!` is not in the language: a condition is negated by the word `not` (`not A`; `!=` is not equal)", 11, 5),
     (BASE.replace("    n += m\n", "    n++\n"), "`++` is not in the language: write `x += 1`", 8, 6),
+    (BASE.replace("    n += m\n", "    n = n++ + 1\n"), "`++` is not in the language: write `x += 1`", 8, 11),
     (BASE.replace("    n += m\n", "    if m == 1:\n        n += 1\n    else if m == 2:\n        n += 2\n"),
      "another branch of an `if` is written `elif CONDITION:` (not `else if`)", 10, 10),
     (BASE + 'x = "abc\n', "this string is never closed: a string ends on the line it starts on", 11, 5),
