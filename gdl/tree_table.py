@@ -58,7 +58,12 @@ def _a_cycle(parents: dict[str, ast.TreeRow]) -> list[str]:
     """A cycle of rows, as the nodes met going down it and the first again (``parents``: each
     row by its node, every one of them some row's child: so going up from child to parent goes
     on for ever, and must come round)."""
-    parent_of = {child.name: node for node, row in parents.items() for child in row.children if child.name is not None}
+    # Leaves without a name count too: their automatic name may also be a row's node.
+    parent_of = {
+        child.name if child.name is not None else f"{node}{position}": node
+        for node, row in parents.items()
+        for position, child in enumerate(row.children, start=1)
+    }
     line: list[str] = []
     node = next(iter(parents))
     while node not in line:

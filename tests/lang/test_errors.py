@@ -356,6 +356,18 @@ def test_one_mistake_is_reported_once() -> None:
     ]
 
 
+def test_a_leaf_named_after_its_parent_that_also_has_a_row_closes_a_cycle() -> None:
+    # A's second child, the leaf 3, is called A2; A2's row makes A its child: A -> A2 -> A.
+    error = load_error(TREE_HEAD + "    A -> B, 3\n    B -> 1, 2\n    A2 -> A, 5\n")
+    assert isinstance(error, GdlCheckError)
+    assert [(e.message, e.line, e.column) for e in error.errors] == [
+        ("a tree needs a root, a node that is nobody's child, but every node of this one is a child: "
+         "its rows form a cycle (A -> A2 -> A)", 3, 1),
+        ("node `A2` is a leaf (a leaf without a name is called after its parent and position) but also "
+         "has a row of its own; a node has children or a value, not both", 4, 13),
+    ]
+
+
 # ---- the format of messages -----------------------------------------------------------------
 
 
