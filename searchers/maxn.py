@@ -50,7 +50,7 @@ from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
     Game, Move, Player, State, Value, check_limits, limits_need_evaluation, no_moves_error, position_of, rules_of,
 )
-from .results import EXACT, LOWER, UPPER, Bound, GameError, NodeKind, SearchResult
+from .results import EXACT, LOWER, UPPER, Bound, ChanceCycleMet, GameError, NodeKind, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
     from typeguard import typeguard_ignore
@@ -70,6 +70,7 @@ def maxn(
     prune: bool = True,
     trace: bool = False,
     progress: Callable[[Progress], None] | None = None,
+    stop_at_chance_cycle: bool = False,
 ) -> SearchResult:
     """Max^n value and best move of ``state`` (default: the initial state), for any number
     of players.
@@ -88,7 +89,9 @@ def maxn(
     ``time``/``max_nodes`` deepen it one move at a time within that budget.
     ``progress`` is called with a ``Progress`` about four times a second once the search
     has run for a second; Ctrl-C returns the best result found so far, marked
-    ``interrupted`` and not exact.
+    ``interrupted`` and not exact.  A position repeating through chance nodes is scored by
+    the game's repetition rule and makes the value not exact; ``stop_at_chance_cycle``
+    raises ``ChanceCycleMet`` there instead.
     """
     check_limits(depth=depth, time=time, max_nodes=max_nodes)
     limits_need_evaluation(game, "maxn", depth, time, max_nodes)
@@ -97,7 +100,7 @@ def maxn(
     def make_iterate(
         root: State, counters: Counters, budget: Budget, stack: DeepRecursion
     ) -> Callable[[int, Outcome | None], Outcome]:
-        return _maxn_iterations(game, root, payoffs, prune, counters, budget, stack, trace)
+        return _maxn_iterations(game, root, payoffs, prune, counters, budget, stack, trace, stop_at_chance_cycle)
 
     return search_from(
         game, state, make_iterate,
@@ -115,6 +118,7 @@ def _maxn_iterations(
     budget: Budget,
     stack: DeepRecursion,
     trace: bool,
+    stop_at_chance_cycle: bool,
 ) -> Callable[[int, Outcome | None], Outcome]:
     """A function searching ``root`` by max^n to a given depth, updating ``counters``."""
     rules = rules_of(game)
@@ -177,6 +181,8 @@ def _maxn_iterations(
                 repetitions += 1
                 if chance_depth > first_seen:
                     chance_cycles += 1  # the cycle passes through the dice: not a rule of the game
+                    if stop_at_chance_cycle:
+                        raise ChanceCycleMet(f"a position repeats through chance nodes {ply} moves down")
                 line, cut_short = None, False
                 value = repetition_of(state)
                 if tracer is not None:

@@ -180,10 +180,12 @@ def test_a_value_that_is_not_exact_says_why(capsys: object) -> None:
 def test_positions_that_repeat_through_the_dice_are_drawn_to_a_depth_only(capsys: object) -> None:
     """Pig's positions repeat through the dice (two 1s in a row): a search to the end goes round
     them again and again, and `gdl tree` ran on past 2 GB; it stops at the first such repetition
-    and asks for --depth, with which it draws (Pig has an evaluation)."""
-    assert main(["tree", "games/pig.gdl", "--max-nodes", "20"]) == 2
-    err = capsys.readouterr().err  # type: ignore[attr-defined]
-    assert err == ("gdl tree: error: positions of Pig repeat through the dice: a tree searched to the end would go "
-                   "round them again and again; give --depth N to draw it N moves deep\n")
+    and asks for --depth, with which it draws (Pig has an evaluation).  Max^n, which also
+    searches dice, stops there too (it ran on for ever)."""
+    for algorithm in ([], ["--algorithm", "maxn"]):
+        assert main(["tree", "games/pig.gdl", "-p", "goal=10", "--max-nodes", "20", *algorithm]) == 2
+        err = capsys.readouterr().err  # type: ignore[attr-defined]
+        assert err == ("gdl tree: error: positions of Pig repeat through the dice: a tree searched to the end would "
+                       "go round them again and again; give --depth N to draw it N moves deep\n")
     text = tree(capsys, "games/pig.gdl", "--depth", "2", "--max-nodes", "8")
     assert text.startswith("root  MAX") and "roll  CHANCE" in text

@@ -343,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     search = getattr(searchers, algorithm)
     # A search to the end through positions that repeat through the dice goes round them again
     # and again, drawing more with each turn: it stops at the first, and says so.
-    options = {"stop_at_chance_cycle": True} if algorithm == "expectiminimax" and args.depth is None else {}
+    options = {"stop_at_chance_cycle": True} if algorithm in ("expectiminimax", "maxn") and args.depth is None else {}
     try:
         result = search(game, depth=args.depth, trace=True, **options)
     except ChanceCycleMet:

@@ -14,7 +14,7 @@ import pytest
 import gdl
 import gdl.cli.solve as solve_command
 from gdl.cli import main
-from searchers import ChanceCycleMet, expectiminimax
+from searchers import ChanceCycleMet, expectiminimax, maxn
 from tests.strong.test_pig import PIG, pig_win_chance
 
 # The coin game of the issue: the mover flips a fair coin; heads, the mover wins; tails, the
@@ -241,3 +241,6 @@ def test_expectiminimax_stops_at_the_first_cycle_through_the_dice_when_asked(tmp
     with pytest.raises(ChanceCycleMet, match="repeats through chance nodes"):
         expectiminimax(game, table=True, stop_at_chance_cycle=True)
     assert expectiminimax(game, table=True).value == Fraction(1, 4)
+    with pytest.raises(ChanceCycleMet, match="repeats through chance nodes"):
+        maxn(game, stop_at_chance_cycle=True)
+    assert maxn(game).exact is False
