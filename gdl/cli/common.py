@@ -295,9 +295,10 @@ _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 def memory_size(text: str) -> int:
     """A size in bytes from `--memory`: a number of bytes, or with K, M, G or T (`512M`, `2G`)."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
-    if match is None or float(match.group(1)) <= 0:
+    size = 0 if match is None else int(float(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
+    if size < 1:  # `0.5` is not half a byte: it is a mistake
         raise argparse.ArgumentTypeError(f"`{text}` is not a size: write e.g. 512M or 2G")
-    return int(float(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
+    return size
 
 
 def size_text(size: int) -> str:

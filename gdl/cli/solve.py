@@ -398,7 +398,8 @@ _BYTES_A_POSITION = 1_000
 
 
 class _TooMany(Exception):
-    """A strong solve in place of a search has found more positions than it may hold."""
+    """A strong solve held in memory (asked for with --strong, or made in place of a search)
+    has found more positions than --memory allows it."""
 
 
 def table_memory(args: argparse.Namespace) -> int:

@@ -102,6 +102,16 @@ def test_a_game_too_large_for_memory_is_refused_in_words(capsys: pytest.CaptureF
     assert status == 0 and json.loads(out)["value_fraction"] == "1/4" and json.loads(out)["exact"] is False
 
 
+@pytest.mark.parametrize("size", ["0", "0.5", "-1", "2X", "lots"])
+def test_a_memory_that_is_not_a_size_of_at_least_a_byte_is_refused(capsys: pytest.CaptureFixture[str],
+                                                                    size: str) -> None:
+    """`0.5` was taken for 0 bytes, and every game was then too large."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "games/nim.gdl", f"--memory={size}"])
+    assert stopped.value.code == 2
+    assert f"argument --memory: `{size}` is not a size: write e.g. 512M or 2G" in capsys.readouterr().err
+
+
 def test_a_game_with_tiers_is_solved_whatever_the_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """Tiers hold one tier in memory at a time: --memory does not limit a game with them."""
     status, out, _ = solve(capsys, str(PIG), "-p", "goal=4", "--memory", "1000", "--json")
