@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import gdl
 from searchers import SearchError, alphabeta, expectiminimax
@@ -828,16 +828,17 @@ def played_out(game: OwnedGraph, table: Any, start: int) -> tuple[int, int | Non
     return (game.ends[node], len(line)) if game.is_terminal(node) else (game.scores[node], None)
 
 
-def check_best_moves(game: OwnedGraph) -> None:
-    """Wherever the strong solve is exact: every position's value is the minimax over whole
-    lines; the side to move, following the table's best moves, gets at least that whatever
-    the other side plays; both sides following them score it, and end in as many plies as the
-    remoteness says (never, where it says none)."""
+def check_best_moves(game: OwnedGraph) -> bool:
+    """Whether the strong solve is exact; if it is: every position's value is the minimax over
+    whole lines; the side to move, following the table's best moves, gets at least that
+    whatever the other side plays; both sides following them score it, and end in as many
+    plies as the remoteness says (never, where it says none).  If not, it says why."""
     result = solve_strong(game, tiers=False)
     table = result.table
     assert table is not None
     if not result.exact:
-        return
+        assert result.inexact_reason
+        return False
     follow = {node: game.actions(node)[table.best_move_index(node)]
               for node in table.graph.positions if not game.is_terminal(node)}
     for node in follow:
@@ -846,6 +847,7 @@ def check_best_moves(game: OwnedGraph) -> None:
         held = history_value(game, node, follow=follow, side=game.owner[node])
         assert (held >= value) if game.owner[node] == 0 else (held <= value), (node, held, value)
         assert played_out(game, table, node) == (value, table.remoteness(node)), node
+    return True
 
 
 @FEW
@@ -854,8 +856,9 @@ def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGra
     """On random games whose cycles score endless play differently from node to node (a
     position that forces its way out to a play going on elsewhere leaves: a stay at a node
     scoring -1 beside a way out to an endless play scoring 0 was the best move, and scored -1
-    against a value of 0), as ``check_best_moves`` says."""
-    check_best_moves(game)
+    against a value of 0), as ``check_best_moves`` says: about half of them are not exact,
+    and the examples are drawn until as many exact ones were checked."""
+    assume(check_best_moves(game))
 
 
 @pytest.mark.parametrize("owner, arcs, ends, scores", [
@@ -873,7 +876,7 @@ def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGra
 def test_best_moves_keep_the_value_on_games_random_ones_seldom_reach(owner: list[int], arcs: list[list[int]],
                                                                      ends: dict[int, int], scores: list[int]) -> None:
     """``check_best_moves`` on shapes a brute force over 12,000 random games found."""
-    check_best_moves(OwnedGraph(owner, arcs, ends, scores))
+    assert check_best_moves(OwnedGraph(owner, arcs, ends, scores))
 
 
 def test_a_stay_beside_a_way_out_to_a_better_endless_play_leaves() -> None:
