@@ -356,6 +356,16 @@ def win_score(game: Any) -> Any:
     return bounds[1]
 
 
+def plain_winner(game: Any, value: Any) -> Any:
+    """The player who wins outright where ``value`` (the first player's) is the game's win
+    score or its negation; None for a draw, a margin or a payoff (a number the game does not
+    call a win)."""
+    win = win_score(game)
+    if win is None or value not in (win, -win):
+        return None
+    return game.players[0] if value > 0 else game.players[1]
+
+
 def is_two_player_zero_sum(game: Any) -> bool:
     """Whether the game is the textbook's two-player zero-sum game (one number for the first player)."""
     players = len(tuple(game.players))

@@ -11,7 +11,7 @@ from typing import Any, Callable, TextIO
 from gdl.cli.common import (
     EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, check_search_limits,
     choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, refused, run_searcher,
-    say, value_text, win_score,
+    plain_winner, say, value_text,
 )
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
@@ -204,15 +204,14 @@ class Match:
         assert base is not None
         value, remoteness = base.value(self.state), base.remoteness(self.state)
         first, second = game.players[0], game.players[1]
-        win = win_score(game)
+        winner = plain_winner(game, value)
         if base.has_chance:
             words = f"expected value {number_text(value)} for {first}"
         elif remoteness is None:
             words = f"no end with perfect play: the `repetition` score, {number_text(value)} for {first}"
         elif value == 0:
             words = f"a draw, over in {remoteness}"
-        elif win is not None and value in (win, -win):
-            winner = first if value > 0 else second
+        elif winner is not None:
             words = f"{winner} wins in {remoteness} (value {number_text(value)} for {first})"
         else:  # scores (a margin, a tree's leaves) rather than a plain win or loss, as gdl solve says them
             favoured = first if value > 0 else second

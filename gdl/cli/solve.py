@@ -22,7 +22,7 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
     check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
     fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, win_score,
+    parse_params, plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -134,9 +134,9 @@ def verdict(game: Any, value: Any, exact: bool, chance: bool | None = None) -> s
         return f"estimate {number_text(value)}, favouring {leaning}"
     if value == 0:
         return "draw (value 0)"
-    win = win_score(game)
-    if win is not None and value in (win, -win):
-        return f"{first if value > 0 else second} wins (value {number_text(value)})"
+    winner = plain_winner(game, value)
+    if winner is not None:
+        return f"{winner} wins (value {number_text(value)})"
     # Scores (a margin, a payoff) rather than a plain win or loss.
     return f"value {number_text(value)} for {first}, in {first if value > 0 else second}'s favour"
 
