@@ -74,7 +74,8 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                        help=f"the most memory the transposition table may use, e.g. 512M or 4G (default {DEFAULT_MEMORY >> 30}G); "
                        "when it is full, the positions cheapest to search again are dropped; where every position is "
                        "solved (--strong, or positions that repeat through the dice), the most a game without a `tier` "
-                       "may take, all its positions held at once (default: half the machine's memory)")
+                       "may take, all its positions held at once (default: half the memory of the machine, or of its "
+                       "container where less)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     add_strong_options(solve)
     return solve
@@ -420,12 +421,29 @@ def _held_to(memory: int | None, line: StrongProgressLine) -> Callable[[StrongPr
     return progress
 
 
+# Where Linux gives the memory limit of this process's control group (a container's, or a
+# service's): version 2, then version 1.
+CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
 def machine_memory() -> int | None:
-    """The machine's memory in bytes, where the system says (POSIX), else None."""
+    """The memory this process may have in bytes: the machine's (POSIX), or less where its
+    control group is limited to less (a container's limit kills the process long before the
+    machine's memory is taken); None where the system does not say."""
     try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+        found: int | None = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
-        return None
+        found = None
+    for path in CGROUP_LIMITS:
+        try:
+            with open(path, encoding="ascii") as file:
+                text = file.read().strip()
+        except (OSError, ValueError):
+            continue
+        if text.isdigit():  # "max" (version 2) is no limit; version 1 says none by a huge number
+            found = int(text) if found is None else min(found, int(text))
+        break
+    return found
 
 
 def _too_many(memory: int | None) -> str:
@@ -439,8 +457,9 @@ def _too_many(memory: int | None) -> str:
 
 def strong_memory(args: argparse.Namespace) -> int | None:
     """The most memory a strong solve of a game without tiers may take, all its positions at
-    once: --memory, or half the machine's (a game whose positions never stop growing would
-    otherwise take it all, and the system would kill the process, or another one)."""
+    once: --memory, or half the memory this process may have (a game whose positions never
+    stop growing would otherwise take it all, and the system would kill the process, or
+    another one)."""
     if args.memory is not None:
         return int(args.memory)
     found = machine_memory()

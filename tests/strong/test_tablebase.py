@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 import gdl
+import gdl.cli.solve as solve_command
 from gdl.cli import main
 from gdl.cli.solve import machine_memory, strong_memory
 from searchers.strong import TablebaseError, TablebaseReader, stable_key
@@ -593,6 +595,21 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     assert memory is not None and memory > 0
     assert strong_memory(argparse.Namespace(memory=None)) == memory // 2
     assert strong_memory(argparse.Namespace(memory=5000)) == 5000
+
+
+def test_the_default_memory_is_the_containers_where_it_has_less(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half the memory a container may have (its control group's limit, in either version's
+    file), not half the machine's, which it may never reach; "max" and version 1's huge number
+    say there is no limit."""
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    limit = tmp_path / "memory.max"
+    monkeypatch.setattr(solve_command, "CGROUP_LIMITS", (str(tmp_path / "absent"), str(limit)))
+    for text, expected in (("1073741824\n", 1 << 30), ("max\n", physical), (f"{physical * 4}\n", physical)):
+        limit.write_text(text)
+        assert machine_memory() == expected, text
+        assert strong_memory(argparse.Namespace(memory=None)) == expected // 2
+    limit.unlink()
+    assert machine_memory() == physical
 
 
 def test_play_from_a_tablebase_calls_a_value_a_win_as_gdl_solve_does(capsys: pytest.CaptureFixture[str],
