@@ -37,8 +37,8 @@ class GameError(SearchError):
 class ChanceCycleMet(Exception):
     """Raised by ``expectiminimax`` or ``maxn`` given ``stop_at_chance_cycle=True`` at the
     first position that repeats on a cycle through chance nodes, where a depth-first search
-    could only score the game's repetition rule: the strong solver (``solve_strong``) gives
-    the true values there."""
+    could only score the game's repetition rule: for two players, the strong solver
+    (``solve_strong``) gives the true values there."""
 
 
 @dataclass(frozen=True)

@@ -183,9 +183,50 @@ def test_positions_that_repeat_through_the_dice_are_drawn_to_a_depth_only(capsys
     and asks for --depth, with which it draws (Pig has an evaluation).  Max^n, which also
     searches dice, stops there too (it ran on for ever)."""
     for algorithm in ([], ["--algorithm", "maxn"]):
-        assert main(["tree", "games/pig.gdl", "-p", "goal=10", "--max-nodes", "20", *algorithm]) == 2
+        assert main(["tree", "games/pig.gdl", "--max-nodes", "20", *algorithm]) == 2
         err = capsys.readouterr().err  # type: ignore[attr-defined]
         assert err == ("gdl tree: error: positions of Pig repeat through the dice: a tree searched to the end would "
                        "go round them again and again; give --depth N to draw it N moves deep\n")
     text = tree(capsys, "games/pig.gdl", "--depth", "2", "--max-nodes", "8")
     assert text.startswith("root  MAX") and "roll  CHANCE" in text
+
+
+COIN_FOR_THREE = """game "Coin for three"
+players A, B, C
+symbols flip, heads, tails
+state:
+    mover = A
+    flipping = false
+    won = false
+to_move = chance if flipping else mover
+moves = [] if flipping else [flip]
+outcomes = [(heads, 1 / 2), (tails, 1 / 2)]
+result(m):
+    if flipping:
+        flipping = false
+        if m == heads:
+            won = true
+        else:
+            mover = next(mover)
+    else:
+        flipping = true
+terminal = won
+utility = (1, 0, 0) if mover == A else (0, 1, 0) if mover == B else (0, 0, 1)
+"""
+
+
+def test_a_game_without_an_evaluation_is_drawn_to_the_end_though_its_positions_repeat_through_the_dice(
+        capsys: object, tmp_path: Path) -> None:
+    """A depth needs an evaluation: where the game has none, the search to the end is drawn,
+    the repetition scored by the rule and said to be not exact (it was refused, and --depth
+    was refused in turn).  Each player flips in turn, heads wins; A's tails, B's, C's and A's
+    again: the repetition, scored 0 for all.  So A gets 1/2, B 1/4, C 1/8 (by hand: A wins at
+    once half the time, else B is where A was, one flip down)."""
+    game = tmp_path / "coin3.gdl"
+    game.write_text(COIN_FOR_THREE)
+    text = tree(capsys, str(game))
+    assert text.startswith("root  A picks = (A 1/2, B 1/4, C 1/8)\n└── flip  CHANCE = (A 1/2, B 1/4, C 1/8)\n")
+    assert "C picks = (A 0, B 0, C 1/2)" in text and "tails (p=1/2)  = (A 0, B 0, C 0)  leaf #4" in text
+    assert text.endswith("value (A 1/2, B 1/4, C 1/8), best move flip; 3 leaves evaluated, 10 nodes\nnot exact: "
+                         "positions repeat through chance nodes (1 time): there the game goes on, but a depth-first "
+                         "search can only score the repetition by the game's repetition rule\n")

@@ -107,7 +107,7 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
         budget[0] -= 1
         window = "" if node.alpha is None else f"alpha {_bound_text(node.alpha)}, beta {_bound_text(node.beta)}"
         drawn = Drawn(label(node, root), node.kind, _value_text(node), window, leaf_numbers.get(id(node)))
-        if isinstance(node.value, dict) and node.kind != "leaf":
+        if isinstance(node.value, dict) and node.kind not in ("leaf", "chance"):  # the dice pick no payoff
             drawn.mover = terminal_safe(str(node.player))
         hidden = 0
         for child in node.children:
@@ -342,8 +342,10 @@ def run(args: argparse.Namespace) -> int:
     algorithm = args.algorithm or exact_searcher(game)
     search = getattr(searchers, algorithm)
     # A search to the end through positions that repeat through the dice goes round them again
-    # and again, drawing more with each turn: it stops at the first, and says so.
-    options = {"stop_at_chance_cycle": True} if algorithm in ("expectiminimax", "maxn") and args.depth is None else {}
+    # and again, drawing more with each turn: it stops at the first and asks for a depth, where
+    # the game can estimate positions there; one that cannot is searched to the end as asked.
+    stop = algorithm in ("expectiminimax", "maxn") and args.depth is None and getattr(game, "has_evaluation", False)
+    options = {"stop_at_chance_cycle": True} if stop else {}
     try:
         result = search(game, depth=args.depth, trace=True, **options)
     except ChanceCycleMet:
