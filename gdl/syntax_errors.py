@@ -215,9 +215,9 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
         return "an `if` expression needs an `else`: write `A if CONDITION else B`"
     if "_INDENT" in expected and kind != "_INDENT":
         return "a block must start on a new, indented line after `:`"
-    # `n++` fails at the second `+`, `n++ + 1` at the third: look on both sides of the token.
+    # `n++` fails at its first `+`, `n++ + 1` and `[1] ++ [2]` at their second: look both ways.
     if kind == "PLUS" and token.start_pos is not None and "++" in text[max(0, token.start_pos - 1):token.start_pos + 2]:
-        return "`++` is not in the language: write `x += 1`"
+        return "`++` is not in the language: to add one, write `x += 1`; lists are joined by one `+`"
     if kind == "_INDENT":
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
     before = text[: token.start_pos] if token.start_pos is not None else text

@@ -7,6 +7,13 @@ from typing import Iterator
 from gdl import ast
 
 
+def _named_children(row: ast.TreeRow) -> Iterator[tuple[ast.TreeChild, str]]:
+    """Each child of ``row`` with its name: its own, or for a leaf without one, its parent's
+    followed by its position from 1 (A's second child is A2)."""
+    for position, child in enumerate(row.children, start=1):
+        yield child, child.name if child.name is not None else f"{row.parent}{position}"
+
+
 def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
     """Each mistake of the table, where it is: a node with two rows or two parents, a child
     with neither a row nor a value (or with both), not exactly one root, rows not reached."""
@@ -17,8 +24,7 @@ def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
         if row.parent in parents:
             yield row, f"node `{row.parent}` has two rows (first at line {parents[row.parent].line})"
         parents[row.parent] = row
-        for position, child in enumerate(row.children, start=1):
-            name = child.name if child.name is not None else f"{row.parent}{position}"
+        for child, name in _named_children(row):
             if name in children:
                 if child.name is None or children[name]:
                     yield child, f"two nodes are called `{name}` ({automatic}); rename the other node"
@@ -26,11 +32,10 @@ def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
                     yield child, f"node `{name}` appears twice as a child; each node has one parent"
             children[name] = child.name is None
     for row in tree.rows:
-        for position, child in enumerate(row.children, start=1):
+        for child, name in _named_children(row):
             if child.value is None and child.name not in parents:
                 yield child, f"node `{child.name}` has no row of its own: give it children (`{child.name} -> ...`) or a value"
             elif child.value is not None:
-                name = child.name if child.name is not None else f"{row.parent}{position}"
                 if name in parents:
                     also = f" ({automatic})" if child.name is None else ""
                     yield child, f"node `{name}` is a leaf{also} but also has a row of its own; a node has children or a value, not both"
@@ -45,10 +50,10 @@ def tree_mistakes(tree: ast.Tree) -> Iterator[tuple[ast.Node, str]]:
     reached, pending = set(roots), list(roots)
     while pending:
         below = parents.get(pending.pop())
-        for child in below.children if below is not None else ():
-            if child.name is not None and child.name not in reached:
-                reached.add(child.name)
-                pending.append(child.name)
+        for _, name in _named_children(below) if below is not None else ():
+            if name not in reached:
+                reached.add(name)
+                pending.append(name)
     for name, row in parents.items():
         if name not in reached:
             yield row, f"node `{name}` cannot be reached from the root `{roots[0]}` (its rows form a cycle)"
@@ -59,11 +64,7 @@ def _a_cycle(parents: dict[str, ast.TreeRow]) -> list[str]:
     row by its node, every one of them some row's child: so going up from child to parent goes
     on for ever, and must come round)."""
     # Leaves without a name count too: their automatic name may also be a row's node.
-    parent_of = {
-        child.name if child.name is not None else f"{node}{position}": node
-        for node, row in parents.items()
-        for position, child in enumerate(row.children, start=1)
-    }
+    parent_of = {name: node for node, row in parents.items() for _, name in _named_children(row)}
     line: list[str] = []
     node = next(iter(parents))
     while node not in line:

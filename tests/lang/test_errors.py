@@ -25,6 +25,8 @@ terminal = n >= 2
 utility = 0
 """
 
+PLUS_PLUS = "`++` is not in the language: to add one, write `x += 1`; lists are joined by one `+`"
+
 
 def with_result(body: str) -> str:
     """BASE with another result block (its statements start on line 8)."""
@@ -100,8 +102,10 @@ SYNTAX = [
     (BASE + "x = n > 0 && n < 2\n", "`&` is not in the language: conditions are joined by the word `and` (`A and B`)", 11, 11),
     (BASE + "x = n > 0 || n < 2\n", "`|` is not in the language: conditions are joined by the word `or` (`A or B`), sets by `+`", 11, 11),
     (BASE + "x = !(n > 0)\n", "`!` is not in the language: a condition is negated by the word `not` (`not A`; `!=` is not equal)", 11, 5),
-    (BASE.replace("    n += m\n", "    n++\n"), "`++` is not in the language: write `x += 1`", 8, 6),
-    (BASE.replace("    n += m\n", "    n = n++ + 1\n"), "`++` is not in the language: write `x += 1`", 8, 11),
+    (BASE.replace("    n += m\n", "    n++\n"), PLUS_PLUS, 8, 6),
+    (BASE.replace("    n += m\n", "    n = n++ + 1\n"), PLUS_PLUS, 8, 11),
+    (BASE + "x = [1, 2] ++ [3]\n", PLUS_PLUS, 11, 13),
+    (BASE + "x = n + + 1\n", "unexpected `+`; expected a number, `false`, `{`, `(`, `[`, `-`, a name, a string, `true`", 11, 9),
     (BASE.replace("    n += m\n", "    if m == 1:\n        n += 1\n    else if m == 2:\n        n += 2\n"),
      "another branch of an `if` is written `elif CONDITION:` (not `else if`)", 10, 10),
     (BASE + 'x = "abc\n', "this string is never closed: a string ends on the line it starts on", 11, 5),
@@ -187,6 +191,9 @@ CHECK = [
     (TREE_HEAD + "    R -> X, 5\n    X -> 1, R2: 3\n",
      "two nodes are called `R2` (a leaf without a name is called after its parent and position); rename the other node", 5, 13),
     (TREE_HEAD + "    R -> X: 3\n    X -> 1\n", "node `X` is a leaf but also has a row of its own; a node has children or a value, not both", 4, 10),
+    # ... the same by a leaf's automatic name, said once (R1 was also said to be unreachable, on a cycle)
+    (TREE_HEAD + "    R -> 1, 2\n    R1 -> 3\n", "node `R1` is a leaf (a leaf without a name is called after its parent and "
+     "position) but also has a row of its own; a node has children or a value, not both", 4, 10),
     # special definitions and functions
     (BASE.replace("terminal = n >= 2", "terminal = n"), "`terminal` must be a boolean (whether the game is over), got an integer", 9, 12),
     (BASE.replace("utility = 0", "utility = A"), "`utility` must be a number (the first player's score in a terminal state), got a player", 10, 11),
