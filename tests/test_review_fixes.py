@@ -69,3 +69,20 @@ utility = 1 if rolled == 2 else -1
     out = capsys.readouterr().out
     assert "expected value 0 for A" in out
     assert "the initial state is a chance node; the value of each outcome:\n  1  -1\n  2  1" in out
+
+
+def test_a_plain_win_is_named_for_two_players_and_for_one() -> None:
+    """A value at the game's win score names the winner; of a game of one player (from
+    Python), a loss is "the opponent"'s win (it was an IndexError); a margin names nobody."""
+    from types import SimpleNamespace
+
+    from gdl.cli.common import plain_winner
+    from gdl.cli.solve import verdict
+
+    two = SimpleNamespace(players=("A", "B"), utility_bounds=(-1, 1))
+    assert (plain_winner(two, 1), plain_winner(two, -1), plain_winner(two, 0)) == ("A", "B", None)
+    one = SimpleNamespace(players=("A",), utility_bounds=(-1, 1), has_chance=False)
+    assert verdict(one, -1, True) == "the opponent wins (value -1)"
+    assert verdict(one, 1, True) == "A wins (value 1)"
+    margin = SimpleNamespace(players=("A", "B"), utility_bounds=(-5, 5), has_chance=False)
+    assert plain_winner(margin, 2) is None and verdict(margin, 2, True) == "value 2 for A, in A's favour"

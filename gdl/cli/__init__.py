@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from gdl.cli.common import INTERRUPTED, UsageError, error_text, say, terminal_safe
+    from gdl.cli.common import INTERRUPTED, UsageError, error_text, say
     from gdl.errors import GdlError
     from searchers import GameError
 
@@ -107,7 +107,7 @@ def _main(argv: Sequence[str] | None) -> int:
         say(error_text(error), to=sys.stderr)
         return 1
     except GameError as error:  # what a search found wrong with the game: an error of its file
-        say(f"{terminal_safe(args.file)}: error: {terminal_safe(str(error))}", to=sys.stderr)
+        say(f"{args.file}: error: {error}", to=sys.stderr)
         return 1
     except UsageError as error:
         say(f"gdl {args.command}: error: {error}", to=sys.stderr)

@@ -13,6 +13,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TextIO, TypeVar
 
@@ -295,9 +296,12 @@ _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 def memory_size(text: str) -> int:
     """A size in bytes from `--memory`: a number of bytes, or with K, M, G or T (`512M`, `2G`)."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
-    size = 0 if match is None else int(float(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
-    if size < 1:  # `0.5` is not half a byte: it is a mistake
+    if match is None:
         raise argparse.ArgumentTypeError(f"`{text}` is not a size: write e.g. 512M or 2G")
+    # Decimal, not float: a number of hundreds of digits is a size too large, not an overflow.
+    size = int(Decimal(match.group(1)) * _SIZE_UNITS[match.group(2).upper()])
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"`{text}` is less than a byte: write e.g. 512M or 2G")
     return size
 
 
@@ -358,12 +362,13 @@ def win_score(game: Any) -> Any:
 
 def plain_winner(game: Any, value: Any) -> Any:
     """The player who wins outright where ``value`` (the first player's) is the game's win
-    score or its negation; None for a draw, a margin or a payoff (a number the game does not
-    call a win)."""
+    score or its negation ("the opponent" of a game of one player); None for a draw, a margin
+    or a payoff (a number the game does not call a win)."""
     win = win_score(game)
     if win is None or value not in (win, -win):
         return None
-    return game.players[0] if value > 0 else game.players[1]
+    players = tuple(game.players)
+    return players[0] if value > 0 else players[1] if len(players) > 1 else "the opponent"
 
 
 def is_two_player_zero_sum(game: Any) -> bool:

@@ -102,14 +102,21 @@ def test_a_game_too_large_for_memory_is_refused_in_words(capsys: pytest.CaptureF
     assert status == 0 and json.loads(out)["value_fraction"] == "1/4" and json.loads(out)["exact"] is False
 
 
-@pytest.mark.parametrize("size", ["0", "0.5", "-1", "2X", "lots"])
+@pytest.mark.parametrize("size, why", [("0", "is less than a byte"), ("0.5", "is less than a byte"),
+                                       ("-1", "is not a size"), ("2X", "is not a size"), ("lots", "is not a size")])
 def test_a_memory_that_is_not_a_size_of_at_least_a_byte_is_refused(capsys: pytest.CaptureFixture[str],
-                                                                    size: str) -> None:
+                                                                    size: str, why: str) -> None:
     """`0.5` was taken for 0 bytes, and every game was then too large."""
     with pytest.raises(SystemExit) as stopped:
         main(["solve", "games/nim.gdl", f"--memory={size}"])
     assert stopped.value.code == 2
-    assert f"argument --memory: `{size}` is not a size: write e.g. 512M or 2G" in capsys.readouterr().err
+    assert f"argument --memory: `{size}` {why}: write e.g. 512M or 2G" in capsys.readouterr().err
+
+
+def test_a_memory_of_hundreds_of_digits_is_only_large(capsys: pytest.CaptureFixture[str]) -> None:
+    """It overflowed a float, and argparse showed the traceback."""
+    status, out, _ = solve(capsys, "games/nim.gdl", "--memory", "9" * 400, "--json")
+    assert status == 0 and json.loads(out)["value"] == 1
 
 
 def test_a_game_with_tiers_is_solved_whatever_the_memory(capsys: pytest.CaptureFixture[str]) -> None:
@@ -244,7 +251,7 @@ def test_a_game_of_dice_without_a_cycle_is_searched(capsys: pytest.CaptureFixtur
     assert report["value_fraction"] == "19858307719/39182082048"
 
 
-def test_expectiminimax_stops_at_the_first_cycle_through_the_dice_when_asked(tmp_path: Path) -> None:
+def test_expectiminimax_and_maxn_stop_at_the_first_cycle_through_the_dice_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "coin.gdl"
     path.write_text(COIN)
     game = gdl.load(path)
