@@ -75,7 +75,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                        "when it is full, the positions cheapest to search again are dropped; where every position is "
                        "solved (--strong, or positions that repeat through the dice), the most a game without a `tier` "
                        "may take, all its positions held at once (default: half the memory of the machine, or of its "
-                       "container where less)")
+                       "container or service where less)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     add_strong_options(solve)
     return solve
@@ -421,29 +421,52 @@ def _held_to(memory: int | None, line: StrongProgressLine) -> Callable[[StrongPr
     return progress
 
 
-# Where Linux gives the memory limit of this process's control group (a container's, or a
-# service's): version 2, then version 1.
-CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+# Where Linux says which control groups this process is in, and where it mounts them.
+CGROUP_FILE = "/proc/self/cgroup"
+CGROUP_ROOT = "/sys/fs/cgroup"
 
 
-def machine_memory() -> int | None:
+def available_memory() -> int | None:
     """The memory this process may have in bytes: the machine's (POSIX), or less where its
-    control group is limited to less (a container's limit kills the process long before the
-    machine's memory is taken); None where the system does not say."""
+    control group or one above it is limited to less (a container's or a service's limit
+    kills the process long before the machine's memory is taken); None where the system
+    does not say."""
     try:
-        found: int | None = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+        found = [int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))]
     except (AttributeError, ValueError, OSError):
-        found = None
-    for path in CGROUP_LIMITS:
+        found = []
+    for path in _cgroup_limit_files():
         try:
             with open(path, encoding="ascii") as file:
                 text = file.read().strip()
         except (OSError, ValueError):
             continue
-        if text.isdigit():  # "max" (version 2) is no limit; version 1 says none by a huge number
-            found = int(text) if found is None else min(found, int(text))
-        break
-    return found
+        if text.isdigit():  # version 2 says "max" for no limit, version 1 a huge number
+            found.append(int(text))
+    return min(found, default=None)
+
+
+def _cgroup_limit_files() -> list[str]:
+    """The files of the memory limits of this process's control groups (version 2's
+    ``memory.max``, version 1's ``memory.limit_in_bytes``) and of the groups above them, up
+    to the root of the mount (a container's own group, where it mounts only its own)."""
+    try:
+        with open(CGROUP_FILE, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, ValueError):
+        return []
+    files = []
+    for line in lines:
+        _, controllers, path = line.split(":", 2) if line.count(":") >= 2 else ("", "-", "")
+        if controllers == "":
+            mount, name = CGROUP_ROOT, "memory.max"
+        elif "memory" in controllers.split(","):
+            mount, name = os.path.join(CGROUP_ROOT, "memory"), "memory.limit_in_bytes"
+        else:
+            continue
+        parts = [part for part in path.split("/") if part]
+        files += [os.path.join(mount, *parts[:depth], name) for depth in range(len(parts), -1, -1)]
+    return files
 
 
 def _too_many(memory: int | None) -> str:
@@ -462,7 +485,7 @@ def strong_memory(args: argparse.Namespace) -> int | None:
     another one)."""
     if args.memory is not None:
         return int(args.memory)
-    found = machine_memory()
+    found = available_memory()
     return None if found is None else found // 2
 
 

@@ -19,7 +19,7 @@ import pytest
 import gdl
 import gdl.cli.solve as solve_command
 from gdl.cli import main
-from gdl.cli.solve import machine_memory, strong_memory
+from gdl.cli.solve import available_memory, strong_memory
 from searchers.strong import TablebaseError, TablebaseReader, stable_key
 from searchers.strong import solver as strong_solver
 from tests.pygames import TicTacToe
@@ -573,7 +573,7 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     """A game without a `tier` is solved with all its positions in memory: one whose positions
     never stop growing (a total that only counts up) stops once they pass what --memory holds,
     at about 1,000 bytes a position (it grew by 140 MB a second until the system killed it),
-    by default half the machine's memory; a game with tiers holds one tier at a time, and is
+    by default half the memory this process may have; a game with tiers holds one tier at a time, and is
     told --memory means nothing to it."""
     game = tmp_path / "count.gdl"
     game.write_text(COUNT_UP)
@@ -591,25 +591,44 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--memory", "1K")
     assert status == 0 and "positions: 5,478 reachable from the start" in out
     assert "gdl solve: --memory ignored: Tic-tac-toe declares a `tier`, and is solved a tier at a time" in err
-    memory = machine_memory()
+    memory = available_memory()
     assert memory is not None and memory > 0
     assert strong_memory(argparse.Namespace(memory=None)) == memory // 2
     assert strong_memory(argparse.Namespace(memory=5000)) == 5000
 
 
-def test_the_default_memory_is_the_containers_where_it_has_less(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Half the memory a container may have (its control group's limit, in either version's
-    file), not half the machine's, which it may never reach; "max" and version 1's huge number
-    say there is no limit."""
+def test_the_default_memory_is_the_control_groups_where_it_has_less(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half the memory a container or a service may have (the limit of its control group or
+    of one above it, in either version), not half the machine's, which it may never reach;
+    "max" and version 1's huge number say there is no limit, and so does a missing file."""
     physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    limit = tmp_path / "memory.max"
-    monkeypatch.setattr(solve_command, "CGROUP_LIMITS", (str(tmp_path / "absent"), str(limit)))
-    for text, expected in (("1073741824\n", 1 << 30), ("max\n", physical), (f"{physical * 4}\n", physical)):
-        limit.write_text(text)
-        assert machine_memory() == expected, text
-        assert strong_memory(argparse.Namespace(memory=None)) == expected // 2
-    limit.unlink()
-    assert machine_memory() == physical
+    small = min(physical, 1 << 30) // 2
+    own = tmp_path / "cgroup"
+    monkeypatch.setattr(solve_command, "CGROUP_FILE", str(own))
+    monkeypatch.setattr(solve_command, "CGROUP_ROOT", str(tmp_path))
+
+    def limit(path: str, text: str) -> None:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+
+    own.write_text("0::/system.slice/solve.service\n")  # version 2: the service's own group
+    assert available_memory() == physical  # no limit files at all
+    limit("system.slice/solve.service/memory.max", "max\n")
+    limit("system.slice/memory.max", f"{small}\n")  # the limit is the slice's, above the service
+    limit("memory.max", f"{physical * 4}\n")
+    assert available_memory() == small
+    assert strong_memory(argparse.Namespace(memory=None)) == small // 2
+    own.write_text("12:pids:/x\n4:memory,hugetlb:/docker/abc\n")  # version 1, the memory controller's line
+    limit("memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n")
+    assert available_memory() == physical
+    limit("memory/docker/abc/memory.limit_in_bytes", f"{small // 2}\n")
+    assert available_memory() == small // 2
+    own.write_text("4:memory:/elsewhere\n")  # a group not under this mount: the mount's own limit
+    limit("memory/memory.limit_in_bytes", f"{small}\n")
+    assert available_memory() == small
+    own.unlink()
+    assert available_memory() == physical
 
 
 def test_play_from_a_tablebase_calls_a_value_a_win_as_gdl_solve_does(capsys: pytest.CaptureFixture[str],
