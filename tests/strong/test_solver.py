@@ -856,7 +856,7 @@ def test_best_moves_keep_the_value_where_repetition_scores_differ(game: OwnedGra
     """On random games whose cycles score endless play differently from node to node (a
     position that forces its way out to a play going on elsewhere leaves: a stay at a node
     scoring -1 beside a way out to an endless play scoring 0 was the best move, and scored -1
-    against a value of 0), as ``check_best_moves`` says: about half of them are not exact,
+    against a value of 0), as ``check_best_moves`` says: a third to a half are not exact,
     and the examples are drawn until as many exact ones were checked."""
     assume(check_best_moves(game))
 
