@@ -18,3 +18,17 @@ def ray_runtime() -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+@pytest.fixture
+def sigint_interrupts() -> Iterator[None]:
+    """SIGINT raising KeyboardInterrupt in this process, as at a terminal, for a test that
+    sends it to itself: a shell without job control (a CI script, `cmd &`) starts Python
+    with SIGINT ignored, and Python then leaves it ignored."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -1176,6 +1176,7 @@ def test_the_backward_pass_reports_its_progress(monkeypatch: pytest.MonkeyPatch)
     assert len(solved) > 10 and solved == sorted(solved) and solved[-1] == result.positions == 3426
 
 
+@pytest.mark.usefixtures("sigint_interrupts")
 def test_a_second_interrupt_while_a_stopped_solve_cleans_up_leaves_no_file(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a solve with two workers, and a second one while the workers are shut
@@ -1219,6 +1220,7 @@ def test_a_second_interrupt_while_a_stopped_solve_cleans_up_leaves_no_file(tmp_p
         gdl.Tablebase(out)
 
 
+@pytest.mark.usefixtures("sigint_interrupts")
 @pytest.mark.parametrize("stopped_after", [1, 2])
 def test_a_stop_while_the_workers_start_leaves_no_part_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             stopped_after: int) -> None:
@@ -1248,6 +1250,7 @@ def test_a_stop_while_the_workers_start_leaves_no_part_file(tmp_path: Path, monk
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("sigint_interrupts")
 def test_stops_wait_for_the_end_of_the_cleaning_up_but_a_third_ends_it() -> None:
     """Within `stops_deferred` two Ctrl-Cs do not interrupt the block; the first is handled
     after it (KeyboardInterrupt), and the handlers are as before; a third ends the block at once."""
