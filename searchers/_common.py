@@ -356,7 +356,8 @@ def run(
         table_evictions=0 if table is None else table.evictions,
         chance_repetitions=outcome.chance_cycles,
     )
-    reason = inexact_reason(outcome, reached, len(tuple(game.players)) == 2 and is_zero_sum(game))
+    strong = getattr(game, "strongly_solvable", len(tuple(game.players)) == 2 and is_zero_sum(game))
+    reason = inexact_reason(outcome, reached, strong)
     return SearchResult(
         value=outcome.value,
         move=outcome.move,

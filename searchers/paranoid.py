@@ -17,7 +17,7 @@ from . import _hot
 from ._common import root_player
 from .alphabeta import alphabeta
 from .expectiminimax import expectiminimax
-from .protocol import Game, Player, State, Value, game_name, has_chance, has_evaluation
+from .protocol import Game, Player, State, Value, game_name, has_chance, has_evaluation, is_zero_sum
 from .results import SearchError, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -52,6 +52,8 @@ class CoalitionView:
         self.players = (player, self.coalition)
         self.name = f"{game_name(game)}, {player} against {self.coalition}"
         self.has_evaluation = has_evaluation(game)
+        # The strong solver solves the game itself, not this view: only a game of two players.
+        self.strongly_solvable = len(tuple(game.players)) == 2 and is_zero_sum(game)
         for member in _PASSED_ON:
             if hasattr(game, member):
                 setattr(self, member, getattr(game, member))

@@ -4,6 +4,7 @@ written here; on two-player games it is alpha-beta from the chosen player's view
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from functools import cache
 
 import pytest
@@ -121,3 +122,21 @@ def test_the_view_is_a_two_player_zero_sum_game() -> None:
 def test_a_player_not_in_the_game_is_refused() -> None:
     with pytest.raises(SearchError, match="'D' is not a player"):
         paranoid(TakeAway(), player="D")
+
+
+def test_positions_repeating_through_the_dice_point_to_the_strong_solver_only_for_two_players() -> None:
+    """Paranoid's view of any game has two sides, but the strong solver solves the game itself,
+    and refuses one of three players: the coin game for two points to it, for three does not
+    (it did).  Two players: A wins 1/3 of the time net (1/4 by the repetition rule)."""
+    import gdl
+    from tests.strong.test_plain_solve import COIN
+    from tests.test_tree import COIN_FOR_THREE
+
+    two, three = gdl.loads(COIN), gdl.loads(COIN_FOR_THREE)
+    hint = "; the strong solver finds the true value"
+    for game, says in ((two, True), (three, False)):
+        result = paranoid(game)
+        assert result.exact is False and result.inexact_reason is not None
+        assert result.inexact_reason.startswith("positions repeat through chance nodes")
+        assert result.inexact_reason.endswith(hint) is says, result.inexact_reason
+    assert paranoid(two).value == maxn(two).value == expectiminimax(two).value == Fraction(1, 4)
