@@ -185,8 +185,10 @@ def test_positions_that_repeat_through_the_dice_are_drawn_to_a_depth_only(capsys
     for algorithm in ([], ["--algorithm", "maxn"]):
         assert main(["tree", "games/pig.gdl", "--max-nodes", "20", *algorithm]) == 2
         err = capsys.readouterr().err  # type: ignore[attr-defined]
-        assert err == ("gdl tree: error: positions of Pig repeat through the dice: a tree searched to the end would "
-                       "go round them again and again; give --depth N to draw it N moves deep\n")
+        assert err == ("gdl tree: error: positions of Pig repeat through the dice: a search to the end searches them "
+                       "again each time round, which may take very long (Pig to 100 ran past 2 GB); give --depth N "
+                       "to draw it N moves deep, estimated there by the game's evaluation (a game without one is "
+                       "drawn to the end)\n")
     text = tree(capsys, "games/pig.gdl", "--depth", "2", "--max-nodes", "8")
     assert text.startswith("root  MAX") and "roll  CHANCE" in text
 
@@ -226,7 +228,9 @@ def test_a_game_without_an_evaluation_is_drawn_to_the_end_though_its_positions_r
     game.write_text(COIN_FOR_THREE)
     text = tree(capsys, str(game))
     assert text.startswith("root  A picks = (A 1/2, B 1/4, C 1/8)\n└── flip  CHANCE = (A 1/2, B 1/4, C 1/8)\n")
-    assert "C picks = (A 0, B 0, C 1/2)" in text and "tails (p=1/2)  = (A 0, B 0, C 0)  leaf #4" in text
+    # The repetition is said to be one, and not numbered among the leaves evaluated (it was #4 of "3").
+    assert "C picks = (A 0, B 0, C 1/2)" in text and "tails (p=1/2)  = (A 0, B 0, C 0) (a repetition)\n" in text
+    assert "leaf #3" in text and "leaf #4" not in text
     assert text.endswith("value (A 1/2, B 1/4, C 1/8), best move flip; 3 leaves evaluated, 10 nodes\nnot exact: "
                          "positions repeat through chance nodes (1 time): there the game goes on, but a depth-first "
                          "search can only score the repetition by the game's repetition rule\n")

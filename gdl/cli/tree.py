@@ -41,7 +41,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
                       help="the searcher (default: alphabeta; expectiminimax for a game with dice, whose chance "
                       "nodes average their outcomes; maxn for more than two players, whose tree shows every "
                       "player's payoff at each node and the player who chose it)")
-    tree.add_argument("--depth", type=int, metavar="N", help="search N moves ahead and evaluate there")
+    tree.add_argument("--depth", type=int, metavar="N",
+                      help="search N moves ahead and evaluate there (needed, where the game has an evaluation, for a "
+                      "game whose positions repeat through the dice)")
     tree.add_argument("--format", choices=("text", "dot", "svg"),
                       help="text, Graphviz dot, or an SVG picture (default: from the -o file's extension: .svg, .dot or "
                       ".gv, and text for .txt, no extension or no -o; another extension is refused)")
@@ -72,9 +74,14 @@ def _bound_text(value: Any) -> str:
     return number_text(value)
 
 
+# How a leaf that was not evaluated got its value: shown beside it, in place of a number.
+_NOT_EVALUATED = {"repetition": "a repetition", "table": "from the table"}
+
+
 def _value_text(node: Any) -> str:
     sign = {"upper": "<=", "lower": ">="}.get(node.bound, "=")
-    return f"{sign} {value_text(node.value)}"
+    how = _NOT_EVALUATED.get(node.scored_by) if node.kind == "leaf" else None
+    return f"{sign} {value_text(node.value)}" + (f" ({how})" if how else "")
 
 
 def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
@@ -85,7 +92,8 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
     left_out = [0]
 
     def number_leaves(node: Any) -> None:
-        if node.kind == "leaf":
+        # The leaves evaluated (by the utility or the evaluation), in the order the search did.
+        if node.kind == "leaf" and node.scored_by not in _NOT_EVALUATED:
             leaf_numbers[id(node)] = next(counter)
         for child in node.children:
             number_leaves(child)
@@ -349,8 +357,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = search(game, depth=args.depth, trace=True, **options)
     except ChanceCycleMet:
-        raise UsageError(f"positions of {game.title} repeat through the dice: a tree searched to the end would go "
-                         "round them again and again; give --depth N to draw it N moves deep") from None
+        raise UsageError(f"positions of {game.title} repeat through the dice: a search to the end searches them again "
+                         "each time round, which may take very long (Pig to 100 ran past 2 GB); give --depth N to "
+                         "draw it N moves deep, estimated there by the game's evaluation (a game without one is "
+                         "drawn to the end)") from None
     except SearchError as error:
         raise refused(error, f" (gdl tree draws the searches of {', '.join(_SEARCHERS)})") from None
     root, left_out = build_drawing(game, result, args.max_nodes)
