@@ -356,8 +356,7 @@ def run(
         table_evictions=0 if table is None else table.evictions,
         chance_repetitions=outcome.chance_cycles,
     )
-    strong = getattr(game, "strongly_solvable", len(tuple(game.players)) == 2 and is_zero_sum(game))
-    reason = inexact_reason(outcome, reached, strong)
+    reason = inexact_reason(outcome, reached, strongly_solvable(game))
     return SearchResult(
         value=outcome.value,
         move=outcome.move,
@@ -465,12 +464,22 @@ def inexact_reason(outcome: Outcome, depth: int, strong: bool = True) -> str | N
         reasons.append("the beam left some moves unsearched")
     if outcome.chance_cycles:
         count = outcome.chance_cycles
-        reasons.append(
-            f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
-            "there the game goes on, but a depth-first search can only score the repetition "
-            "by the game's repetition rule" + ("; the strong solver finds the true value" if strong else "")
-        )
+        reasons.append(f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
+                       + chance_cycle_words("a depth-first search", strong))
     return "; and ".join(reasons) or None
+
+
+def chance_cycle_words(searcher: str, strong: bool) -> str:
+    """Why a value that rests on a position repeated through chance nodes is not the true one,
+    as ``searcher`` meets it (``strong``: the strong solver can solve the game)."""
+    return (f"there the game goes on, but {searcher} can only score the repetition by the game's repetition rule"
+            + ("; the strong solver finds the true value" if strong else ""))
+
+
+def strongly_solvable(game: Game) -> bool:
+    """Whether the strong solver can solve ``game``: two players, zero-sum (a view of a game,
+    such as paranoid's, says for the game it views)."""
+    return bool(getattr(game, "strongly_solvable", len(tuple(game.players)) == 2 and is_zero_sum(game)))
 
 
 def _bounds_told(outcome: Outcome) -> dict[Hashable, Bound]:

@@ -35,7 +35,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, cast
 
 from . import _hot
-from ._common import MAX_PLIES, Budget, Progress, Stop, root_player
+from ._common import MAX_PLIES, Budget, Progress, Stop, chance_cycle_words, root_player, strongly_solvable
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
     Game, Move, State, Value, check_limits, game_name, no_moves_error, position_of, require_evaluation, rules_of,
@@ -155,6 +155,7 @@ class _Uct:
         # The payoffs' range for scaling: declared, or the lowest and highest seen so far.
         self.low, self.high = (float(bounds[0]), float(bounds[1])) if bounds else (math.inf, -math.inf)
         self.nodes = self.leaves = self.repetitions = self.deepest = self.iterations = 0
+        self.chance_repetitions = 0  # playouts ended at a position the dice brought back
 
     def run(self, root_state: State, iterations: int | None, budget: Budget) -> SearchResult:
         """Search until the iterations or the budget are spent, or the root is proven."""
@@ -230,6 +231,7 @@ class _Uct:
                 break
             if node.fixed is not None:
                 payoff = node.fixed
+                self.chance_repetitions += 1
                 break
             if node.mover == CHANCE:
                 k = _draw(node.probabilities, rng.random())
@@ -247,9 +249,10 @@ class _Uct:
                     payoff = child.proven
                 elif child.fixed is not None:
                     payoff = child.fixed
+                    self.chance_repetitions += 1
                 else:
                     line[child.position] = chance_depth
-                    payoff = self.playout(child.state, line)
+                    payoff = self.playout(child.state, line, chance_depth)
                 break
             node = known
             path.append(node)
@@ -283,9 +286,9 @@ class _Uct:
         return best
 
     @typeguard_ignore
-    def playout(self, state: State, line: dict[Hashable, int]) -> PayoffVector:
-        """The payoffs at the end of a random game from ``state`` (on ``line``), or the
-        evaluation ``playout_depth`` moves on."""
+    def playout(self, state: State, line: dict[Hashable, int], chance_depth: int) -> PayoffVector:
+        """The payoffs at the end of a random game from ``state`` (on ``line``, below
+        ``chance_depth`` chance nodes), or the evaluation ``playout_depth`` moves on."""
         rng, payoffs = self.rng, self.payoffs
         actions, result, is_terminal = self.rules.actions, self.rules.result, self.rules.is_terminal
         is_chance, chance_outcomes, cutoff = self.is_chance, self.chance_outcomes, self.playout_depth
@@ -299,6 +302,7 @@ class _Uct:
             if is_chance is not None and is_chance(state):
                 outcomes = chance_outcomes(state)
                 move = outcomes[_draw([p for _, p in outcomes], rng.random())][0]
+                chance_depth += 1
             else:
                 moves = actions(state)
                 if not moves:
@@ -314,8 +318,10 @@ class _Uct:
             if here in line:
                 self.leaves += 1
                 self.repetitions += 1
+                if chance_depth > line[here]:
+                    self.chance_repetitions += 1
                 return payoffs.repetition(state)
-            line[here] = 0
+            line[here] = chance_depth
             if moves_made >= MAX_PLIES:
                 raise GameError(
                     f"a random game of {game_name(self.game)} went {MAX_PLIES:,} moves without "
@@ -460,10 +466,13 @@ class _Uct:
                    else f", each cut off after {self.playout_depth} random moves and evaluated")
             reason = (f"Monte Carlo tree search estimated the values from {self.iterations:,} "
                       f"random playouts{cut}; it did not prove them")
+            if self.chance_repetitions:
+                reason += (f"; and {self.chance_repetitions:,} of them ended at a position repeated through chance "
+                           "nodes: " + chance_cycle_words("a playout", strongly_solvable(self.game)))
         stats = SearchStats(
             nodes=self.nodes, leaves=self.leaves, cutoffs=0, table_hits=0, depth=self.deepest,
             seconds=perf_counter() - started, repetitions=self.repetitions,
-            iterations=self.iterations,
+            iterations=self.iterations, chance_repetitions=self.chance_repetitions,
         )
         return SearchResult(
             value=value, move=move, pv=pv, move_values=move_values, move_bounds=bounds,

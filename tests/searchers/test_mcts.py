@@ -277,3 +277,25 @@ def test_ctrl_c_returns_the_best_move_so_far() -> None:
     assert result.interrupted and not result.exact
     assert result.move in result.visits and result.stats.iterations > 0
     assert "interrupted" in result.inexact_reason
+
+
+def test_playouts_ending_at_a_position_the_dice_brought_back_are_counted_and_said() -> None:
+    """The coin game (A's value 1/3): a playout meeting a position again through the dice
+    scores the repetition rule, so the estimate leans to 1/4, as the depth-first searches'
+    value does; the reason said only "estimated".  It now counts them and says why, pointing
+    to the strong solver for two players only.  A tree of dice without cycles counts none."""
+    import gdl
+    from tests.strong.test_plain_solve import COIN
+    from tests.test_tree import COIN_FOR_THREE
+
+    hint = "; the strong solver finds the true value"
+    for text, strong in ((COIN, True), (COIN_FOR_THREE, False)):
+        result = mcts(gdl.loads(text), iterations=400, seed=3)
+        assert result.exact is False and result.inexact_reason is not None
+        ended = result.stats.chance_repetitions
+        assert 0 < ended <= 400
+        assert f"; and {ended:,} of them ended at a position repeated through chance nodes: there the game goes on, " \
+            "but a playout can only score the repetition by the game's repetition rule" in result.inexact_reason
+        assert result.inexact_reason.endswith(hint) is strong
+    plain = mcts(DiceRace(4), iterations=300, seed=3)
+    assert plain.stats.chance_repetitions == 0 and "chance nodes" not in (plain.inexact_reason or "")
