@@ -183,6 +183,11 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
         if char in "$@!?&`~^|;\\":
             return f"unexpected character `{char}`: names are made of letters, digits and `_`"
         return f"unexpected character `{char}`"
+    token = getattr(error, "token", None)
+    if token is not None and token.type == "EQUAL" and token.start_pos is not None:
+        written = text[token.start_pos:token.start_pos + 2]
+        if written in _REVERSED_COMPARISONS:  # `a => b` fails at its `=`
+            return f"`{written}` is not in the language: write `{_REVERSED_COMPARISONS[written]}`"
     label = _match_examples(error, parser)
     if label:
         return label
@@ -200,6 +205,7 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     )
 
 
+_REVERSED_COMPARISONS = {"=>": ">=", "=<": "<="}
 _LINE_ENDS = {"_NL", "$END", "RPAR", "RSQB", "RBRACE", "COMMA", "COLON"}
 _STARTS_EXPRESSION = {"NAME", "NUMBER", "DECIMAL", "STRING", "LPAR", "LSQB", "LBRACE"}
 

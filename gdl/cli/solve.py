@@ -471,8 +471,10 @@ def _cgroup_limit_files() -> list[str]:
 
 def _too_many(memory: int | None) -> str:
     """Why a solve of every position of a game without tiers stopped at ``memory`` bytes."""
-    return (f"more than {(memory or 0) // _BYTES_A_POSITION:,} positions, as many as {size_text(memory or 0)} holds "
-            f"(--memory; about {_BYTES_A_POSITION:,} bytes each) for a game without a `tier`, which is solved in "
+    most = (memory or 0) // _BYTES_A_POSITION
+    held = f"more than {most:,} position{'s' if most != 1 else ''}, as many as" if most else "more positions than"
+    return (f"{held} {size_text(memory or 0)} holds (--memory; about {_BYTES_A_POSITION:,} bytes each) for a game "
+            "without a `tier`, which is solved in "
             "memory; nothing was written. Declare a `tier` to solve it tier by tier, or allow more with --memory; "
             "if the positions never stop growing, the game may never end (`gdl check --deep` looks for such a line "
             "of play)")

@@ -105,6 +105,8 @@ SYNTAX = [
     (BASE.replace("    n += m\n", "    n++\n"), PLUS_PLUS, 8, 6),
     (BASE.replace("    n += m\n", "    n = n++ + 1\n"), PLUS_PLUS, 8, 11),
     (BASE + "x = [1, 2] ++ [3]\n", PLUS_PLUS, 11, 13),
+    (BASE + "x = 1 if n => 2 else 0\n", "`=>` is not in the language: write `>=`", 11, 12),
+    (BASE.replace("terminal = n >= 2", "terminal = n =< 2"), "`=<` is not in the language: write `<=`", 9, 14),
     (BASE + "x = n + + 1\n", "unexpected `+`; expected a number, `false`, `{`, `(`, `[`, `-`, a name, a string, `true`", 11, 9),
     (BASE.replace("    n += m\n", "    if m == 1:\n        n += 1\n    else if m == 2:\n        n += 2\n"),
      "another branch of an `if` is written `elif CONDITION:` (not `else if`)", 10, 10),

@@ -588,6 +588,10 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     assert status == 0 and "positions: 12 reachable from the start" in out
     status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "11K")
     assert status == 2 and err.startswith("gdl solve: error: more than 11 positions")
+    # A bound that holds one position, or none, is said so (it was "more than 0 positions").
+    for size, words in (("1K", "more than 1 position, as many as 1K holds"), ("999", "more positions than 999 holds")):
+        status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", size)
+        assert status == 2 and err.startswith(f"gdl solve: error: {words} (--memory; about 1,000 bytes each)"), err
     status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--memory", "1K")
     assert status == 0 and "positions: 5,478 reachable from the start" in out
     assert "gdl solve: --memory ignored: Tic-tac-toe declares a `tier`, and is solved a tier at a time" in err
