@@ -224,6 +224,9 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
     # `n++` fails at its first `+`, `n++ + 1` and `[1] ++ [2]` at their second: look both ways.
     if kind == "PLUS" and token.start_pos is not None and "++" in text[max(0, token.start_pos - 1):token.start_pos + 2]:
         return "`++` is not in the language: to add one, write `x += 1`; lists are joined by one `+`"
+    # `n--` as a statement fails at its first `-` (`n - -1` is an expression, and parses).
+    if kind == "MINUS" and token.start_pos is not None and text[token.start_pos:token.start_pos + 2] == "--":
+        return "`--` is not in the language: to take one away, write `x -= 1`"
     if kind == "_INDENT":
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
     before = text[: token.start_pos] if token.start_pos is not None else text

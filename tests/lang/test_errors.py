@@ -105,6 +105,7 @@ SYNTAX = [
     (BASE.replace("    n += m\n", "    n++\n"), PLUS_PLUS, 8, 6),
     (BASE.replace("    n += m\n", "    n = n++ + 1\n"), PLUS_PLUS, 8, 11),
     (BASE + "x = [1, 2] ++ [3]\n", PLUS_PLUS, 11, 13),
+    (BASE.replace("    n += m\n", "    n--\n"), "`--` is not in the language: to take one away, write `x -= 1`", 8, 6),
     (BASE + "x = 1 if n => 2 else 0\n", "`=>` is not in the language: write `>=`", 11, 12),
     (BASE.replace("terminal = n >= 2", "terminal = n =< 2"), "`=<` is not in the language: write `<=`", 9, 14),
     (BASE + "x = n + + 1\n", "unexpected `+`; expected a number, `false`, `{`, `(`, `[`, `-`, a name, a string, `true`", 11, 9),
