@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from gdl.cli import main
+from tests.strong.test_plain_solve import COIN as COIN_FOR_TWO
 
 
 def tree(capsys: object, *args: str) -> str:
@@ -193,28 +194,12 @@ def test_positions_that_repeat_through_the_dice_are_drawn_to_a_depth_only(capsys
     assert text.startswith("root  MAX") and "roll  CHANCE" in text
 
 
-COIN_FOR_THREE = """game "Coin for three"
-players A, B, C
-symbols flip, heads, tails
-state:
-    mover = A
-    flipping = false
-    won = false
-to_move = chance if flipping else mover
-moves = [] if flipping else [flip]
-outcomes = [(heads, 1 / 2), (tails, 1 / 2)]
-result(m):
-    if flipping:
-        flipping = false
-        if m == heads:
-            won = true
-        else:
-            mover = next(mover)
-    else:
-        flipping = true
-terminal = won
-utility = (1, 0, 0) if mover == A else (0, 1, 0) if mover == B else (0, 0, 1)
-"""
+# The coin game of tests/strong/test_plain_solve.py, for three: the turn passes on at tails.
+COIN_FOR_THREE = (
+    COIN_FOR_TWO.replace('game "Coin"', 'game "Coin for three"').replace("players A, B", "players A, B, C")
+    .replace("other(mover)", "next(mover)")
+    .replace("utility = 1 if mover == A else -1", "utility = (1, 0, 0) if mover == A else (0, 1, 0) if mover == B else (0, 0, 1)")
+)
 
 
 def test_a_game_without_an_evaluation_is_drawn_to_the_end_though_its_positions_repeat_through_the_dice(
