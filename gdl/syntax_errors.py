@@ -170,6 +170,17 @@ def _describe_token(token: Token) -> str:
     return f"`{token}`"
 
 
+def _expected(error: UnexpectedInput) -> set[str]:
+    """The names of the terminals the parser would have accepted where it failed."""
+    return set(getattr(error, "accepts", None) or getattr(error, "expected", None) or ())
+
+
+def _wants_arrow(error: UnexpectedInput, parser: Lark) -> bool:
+    """Whether the parser wanted a tree row's `->` where it failed."""
+    return any(parser.get_terminal(name).pattern.value == "->" for name in _expected(error)
+               if not name.startswith("$"))
+
+
 def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream or 0
@@ -186,7 +197,9 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     token = getattr(error, "token", None)
     if token is not None and token.type == "EQUAL" and token.start_pos is not None:
         written = text[token.start_pos:token.start_pos + 2]
-        if written in _REVERSED_COMPARISONS:  # `a => b` fails at its `=`
+        # `a => b` fails at its `=`, where a comparison could come (not where a name or a
+        # tree row's `->` must).
+        if written in _REVERSED_COMPARISONS and "MORETHAN" in _expected(error):
             return f"`{written}` is not in the language: write `{_REVERSED_COMPARISONS[written]}`"
     label = _match_examples(error, parser)
     if label:
@@ -194,11 +207,11 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     token = getattr(error, "token", None)
     if token is not None and token.type == "$END" and _unclosed_bracket(text) is not None:
         return _NEVER_CLOSED
-    if token is not None and token.type == "EQUAL":
+    if token is not None and token.type == "EQUAL" and not _wants_arrow(error, parser):  # `A = B` in a tree: no compare
         return "`=` gives a value; to compare, write `==`"
     if isinstance(error, UnexpectedEOF):
         return "the file ends in the middle of a declaration"
-    expected: set[str] = set(getattr(error, "accepts", None) or getattr(error, "expected", None) or ())
+    expected = _expected(error)
     return _guess(token, expected, text) or (
         f"unexpected {_describe_token(token) if token is not None else 'this'}; "
         f"expected {describe_expected(expected, parser)}"
@@ -224,8 +237,9 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
     # `n++` fails at its first `+`, `n++ + 1` and `[1] ++ [2]` at their second: look both ways.
     if kind == "PLUS" and token.start_pos is not None and "++" in text[max(0, token.start_pos - 1):token.start_pos + 2]:
         return "`++` is not in the language: to add one, write `x += 1`; lists are joined by one `+`"
-    # `n--` as a statement fails at its first `-` (`n - -1` is an expression, and parses).
-    if kind == "MINUS" and token.start_pos is not None and text[token.start_pos:token.start_pos + 2] == "--":
+    # `n--` as a statement fails at its first `-`, where `=` or `-=` could come (`n - -1` is
+    # an expression, and parses; a tree row's `A --> B` wants `->`).
+    if kind == "MINUS" and "AUG_OP" in expected and text[token.start_pos or 0:(token.start_pos or 0) + 2] == "--":
         return "`--` is not in the language: to take one away, write `x -= 1`"
     if kind == "_INDENT":
         return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"

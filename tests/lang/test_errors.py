@@ -108,6 +108,10 @@ SYNTAX = [
     (BASE.replace("    n += m\n", "    n--\n"), "`--` is not in the language: to take one away, write `x -= 1`", 8, 6),
     (BASE + "x = 1 if n => 2 else 0\n", "`=>` is not in the language: write `>=`", 11, 12),
     (BASE.replace("terminal = n >= 2", "terminal = n =< 2"), "`=<` is not in the language: write `<=`", 9, 14),
+    # ... but a tree row's arrow written otherwise wants `->`, and a name wants a name
+    ('game "t"\nplayers A, B\ntree:\n    A --> B, 1\n    B -> 2\n', "unexpected `-`; expected `->`", 4, 7),
+    ('game "t"\nplayers A, B\ntree:\n    A => B, 1\n    B -> 2\n', "unexpected `=`; expected `->`", 4, 7),
+    (BASE + "param => 1\n", "expected a name here", 11, 7),
     (BASE + "x = n + + 1\n", "unexpected `+`; expected a number, `false`, `{`, `(`, `[`, `-`, a name, a string, `true`", 11, 9),
     (BASE.replace("    n += m\n", "    if m == 1:\n        n += 1\n    else if m == 2:\n        n += 2\n"),
      "another branch of an `if` is written `elif CONDITION:` (not `else if`)", 10, 10),
