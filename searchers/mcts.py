@@ -155,7 +155,7 @@ class _Uct:
         # The payoffs' range for scaling: declared, or the lowest and highest seen so far.
         self.low, self.high = (float(bounds[0]), float(bounds[1])) if bounds else (math.inf, -math.inf)
         self.nodes = self.leaves = self.repetitions = self.deepest = self.iterations = 0
-        self.chance_repetitions = 0  # playouts ended at a position the dice brought back
+        self.chance_repetitions = 0  # of the repetitions, those the dice brought back
 
     def run(self, root_state: State, iterations: int | None, budget: Budget) -> SearchResult:
         """Search until the iterations or the budget are spent, or the root is proven."""
@@ -197,6 +197,7 @@ class _Uct:
             value = payoffs.repetition(state)
             if chance_depth > line[here]:
                 node.fixed = value  # the dice brought it back: the game really goes on
+                self.chance_repetitions += 1
             else:
                 node.proven = value
         elif self.is_chance is not None and self.is_chance(state):
@@ -231,7 +232,6 @@ class _Uct:
                 break
             if node.fixed is not None:
                 payoff = node.fixed
-                self.chance_repetitions += 1
                 break
             if node.mover == CHANCE:
                 k = _draw(node.probabilities, rng.random())
@@ -249,7 +249,6 @@ class _Uct:
                     payoff = child.proven
                 elif child.fixed is not None:
                     payoff = child.fixed
-                    self.chance_repetitions += 1
                 else:
                     line[child.position] = chance_depth
                     payoff = self.playout(child.state, line, chance_depth)
@@ -467,8 +466,9 @@ class _Uct:
             reason = (f"Monte Carlo tree search estimated the values from {self.iterations:,} "
                       f"random playouts{cut}; it did not prove them")
             if self.chance_repetitions:
-                reason += (f"; and {self.chance_repetitions:,} of them ended at a position repeated through chance "
-                           "nodes: " + chance_cycle_words("a playout", strongly_solvable(self.game)))
+                count = self.chance_repetitions
+                reason += (f"; and positions repeat through chance nodes ({count:,} time{'s' if count != 1 else ''}): "
+                           + chance_cycle_words("Monte Carlo tree search", strongly_solvable(self.game)))
         stats = SearchStats(
             nodes=self.nodes, leaves=self.leaves, cutoffs=0, table_hits=0, depth=self.deepest,
             seconds=perf_counter() - started, repetitions=self.repetitions,

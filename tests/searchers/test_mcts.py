@@ -279,23 +279,56 @@ def test_ctrl_c_returns_the_best_move_so_far() -> None:
     assert "interrupted" in result.inexact_reason
 
 
-def test_playouts_ending_at_a_position_the_dice_brought_back_are_counted_and_said() -> None:
-    """The coin game (A's value 1/3): a playout meeting a position again through the dice
-    scores the repetition rule, so the estimate leans to 1/4, as the depth-first searches'
-    value does; the reason said only "estimated".  It now counts them and says why, pointing
-    to the strong solver for two players only.  A tree of dice without cycles counts none."""
+# Dice first, then A gets ready, then the players pass (a cycle without dice, met first in
+# a playout) or stop (the roll decides).
+DICE_THEN_PASS = """game "Dice then pass"
+players A, B
+symbols low, high, go, pass, stop
+state:
+    rolled = false
+    high_roll = false
+    mover = A
+    ready = false
+    stopped = false
+to_move = mover if rolled else chance
+moves = [] if not rolled else [pass, stop] if ready else [go]
+outcomes = [(low, 1 / 2), (high, 1 / 2)]
+result(m):
+    if not rolled:
+        rolled = true
+        high_roll = m == high
+    elif m == go:
+        ready = true
+    elif m == stop:
+        stopped = true
+    else:
+        mover = other(mover)
+terminal = stopped
+utility = (1 if high_roll else -1) * (1 if mover == A else -1)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_repetitions_through_the_dice_are_told_from_the_others(seed: int) -> None:
+    """The coin game (A's value 1/3): every repetition passes through the dice, and scores
+    the repetition rule where the game goes on, so the estimate leans to 1/4; the reason said
+    only "estimated".  Counted among the repetitions, in the tree and in the playouts, all of
+    them here; in a game whose only cycle is two passes after the dice, none.  The strong
+    solver is pointed to for two players only."""
     import gdl
     from tests.strong.test_plain_solve import COIN
     from tests.test_tree import COIN_FOR_THREE
 
-    hint = "; the strong solver finds the true value"
-    for text, strong in ((COIN, True), (COIN_FOR_THREE, False)):
-        result = mcts(gdl.loads(text), iterations=400, seed=3)
+    pig = gdl.load("games/pig.gdl", goal=10)  # a 1 rolled by both players from where they stood
+    for game, strong in ((gdl.loads(COIN), True), (gdl.loads(COIN_FOR_THREE), False), (pig, True)):
+        result = mcts(game, iterations=300, seed=seed)
+        count = result.stats.chance_repetitions
+        assert count == result.stats.repetitions > 0
         assert result.exact is False and result.inexact_reason is not None
-        ended = result.stats.chance_repetitions
-        assert 0 < ended <= 400
-        assert f"; and {ended:,} of them ended at a position repeated through chance nodes: there the game goes on, " \
-            "but a playout can only score the repetition by the game's repetition rule" in result.inexact_reason
-        assert result.inexact_reason.endswith(hint) is strong
-    plain = mcts(DiceRace(4), iterations=300, seed=3)
-    assert plain.stats.chance_repetitions == 0 and "chance nodes" not in (plain.inexact_reason or "")
+        assert result.inexact_reason.endswith(
+            f"; and positions repeat through chance nodes ({count:,} time{'s' if count != 1 else ''}): there the "
+            "game goes on, but Monte Carlo tree search can only score the repetition by the game's repetition rule"
+            + ("; the strong solver finds the true value" if strong else "")), result.inexact_reason
+    passing = mcts(gdl.loads(DICE_THEN_PASS), iterations=300, seed=seed)
+    assert passing.stats.repetitions > 0 and passing.stats.chance_repetitions == 0
+    assert "chance nodes" not in (passing.inexact_reason or "")
