@@ -216,6 +216,9 @@ def test_a_game_without_an_evaluation_is_drawn_to_the_end_though_its_positions_r
     # The repetition is said to be one, and not numbered among the leaves evaluated (it was #4 of "3").
     assert "C picks = (A 0, B 0, C 1/2)" in text and "tails (p=1/2)  = (A 0, B 0, C 0) (a repetition)\n" in text
     assert "leaf #3" in text and "leaf #4" not in text
+    # In a picture the mark goes below the leaf's box, where a number goes: the box holds the value.
+    svg = tree(capsys, str(game), "--format", "svg")
+    assert 'text-anchor="middle">(A 0, B 0, C 0)</text>' in svg and 'font-size="9">a repetition</text>' in svg
     assert text.endswith("value (A 1/2, B 1/4, C 1/8), best move flip; 3 leaves evaluated, 10 nodes\nnot exact: "
                          "positions repeat through chance nodes (1 time): there the game goes on, but a depth-first "
                          "search can only score the repetition by the game's repetition rule\n")

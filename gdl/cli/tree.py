@@ -305,7 +305,14 @@ def _own_svg(root: Drawn, left_out: int) -> str:
             parts.append(f'<rect x="{x - 14:.0f}" y="{y - 12:.0f}" width="28" height="24" fill="white" stroke="black"/>')
         if not node.pruned and node.kind != "more":
             if node.kind == "leaf":
-                parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(node.value.lstrip("= "))}</text>')
+                # A leaf not evaluated is marked below its box, where an evaluated one has its number.
+                value = node.value.lstrip("= ")
+                how = next((how for how in _NOT_EVALUATED.values() if value.endswith(f" ({how})")), None)
+                if how is not None:
+                    value = value[:-len(how) - 3]
+                    parts.append(f'<text x="{x:.0f}" y="{y + 28:.0f}" text-anchor="middle" fill="#888" '
+                                 f'font-size="9">{escape(how)}</text>')
+                parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(value)}</text>')
             else:
                 parts.append(f'<text x="{x + 20:.0f}" y="{y + 4:.0f}">{escape(node.value)}</text>')
             if node is root:
