@@ -63,13 +63,16 @@ def state_bytes(state: Any, seen: set[int] | None = None) -> int:
     return sys.getsizeof(state)
 
 
+FEWEST_ENTRIES = 16  # a table smaller than this would drop what the search is about to read
+
+
 def capacity_for(memory: int, sample_state: State, symmetry: bool) -> int:
     """How many entries fit in ``memory`` bytes, judging a state's size by ``sample_state``.
 
     Under symmetry the key is a separate state (the canonical image), so an entry keeps two.
     """
     per_entry = _ENTRY_OVERHEAD + state_bytes(sample_state) * (2 if symmetry else 1)
-    return max(16, memory // per_entry)
+    return max(FEWEST_ENTRIES, memory // per_entry)
 
 
 class TranspositionTable(dict[Hashable, Entry]):

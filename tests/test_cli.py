@@ -388,3 +388,20 @@ def test_no_command_is_a_usage_error() -> None:
     assert run.returncode == 2
     assert "usage: gdl" in run.stderr
     no_traceback(run)
+
+
+def test_a_full_table_says_whether_it_kept_to_memory_or_to_its_fewest_entries(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under 16 positions' worth of --memory the table keeps 16 all the same: it said it kept
+    within --memory.  Connect 4x4 in 300K fills a table of a few hundred positions and says
+    it kept within it.  The value is the same either way."""
+    from gdl.cli import main
+    from searchers.table import FEWEST_ENTRIES
+
+    assert main(["solve", "games/nim.gdl", "--memory", "100"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Nim: First wins (value 1)")
+    assert f"\ntable: full at {FEWEST_ENTRIES} positions; " in out
+    assert " were dropped, the fewest a table holds, whatever --memory says (more memory" in out
+    assert main(["solve", "games/connect.gdl", "-p", "rows=4", "-p", "cols=4", "--memory", "300K"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Connect-k: draw (value 0)") and " were dropped, to stay within --memory (more memory" in out

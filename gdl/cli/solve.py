@@ -32,7 +32,7 @@ from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
     has_tiers, outcome_counts, solve_strong,
 )
-from searchers.table import DEFAULT_MEMORY
+from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
 # The principal variation printed for people stops after this many moves (JSON has it whole).
 PV_SHOWN = 40
@@ -233,8 +233,10 @@ def result_text(game: Any, result: Any) -> str:
         + (f", {stats.repetitions} repeated positions scored by the repetition rule" if stats.repetitions else "")
     )
     if stats.table_evictions:
-        lines.append(f"table: full at {stats.table_capacity:,} positions; {stats.table_evictions:,} were dropped to "
-                     "stay within --memory (more memory may search fewer nodes)")
+        within = ("the fewest a table holds, whatever --memory says" if stats.table_capacity <= FEWEST_ENTRIES
+                  else "to stay within --memory")
+        lines.append(f"table: full at {stats.table_capacity:,} positions; {stats.table_evictions:,} were dropped, "
+                     f"{within} (more memory may search fewer nodes)")
     return "\n".join(lines)
 
 
