@@ -204,7 +204,6 @@ def _syntax_message(error: UnexpectedInput, text: str, parser: Lark) -> str:
     label = _match_examples(error, parser)
     if label:
         return label
-    token = getattr(error, "token", None)
     if token is not None and token.type == "$END" and _unclosed_bracket(text) is not None:
         return _NEVER_CLOSED
     if token is not None and token.type == "EQUAL" and not _wants_arrow(error, parser):  # `A = B` in a tree: no compare

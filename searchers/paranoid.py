@@ -14,10 +14,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import _hot
-from ._common import root_player
+from ._common import root_player, strongly_solvable
 from .alphabeta import alphabeta
 from .expectiminimax import expectiminimax
-from .protocol import Game, Player, State, Value, game_name, has_chance, has_evaluation, is_zero_sum
+from .protocol import Game, Player, State, Value, game_name, has_chance, has_evaluation
 from .results import SearchError, SearchResult
 
 if TYPE_CHECKING:  # mypy checks per-node code with typeguard's own decorator
@@ -52,8 +52,8 @@ class CoalitionView:
         self.players = (player, self.coalition)
         self.name = f"{game_name(game)}, {player} against {self.coalition}"
         self.has_evaluation = has_evaluation(game)
-        # The strong solver solves the game itself, not this view: only a game of two players.
-        self.strongly_solvable = len(tuple(game.players)) == 2 and is_zero_sum(game)
+        # The strong solver solves the game itself, not this view (of two sides whatever the game).
+        self.strongly_solvable = strongly_solvable(game)
         for member in _PASSED_ON:
             if hasattr(game, member):
                 setattr(self, member, getattr(game, member))

@@ -22,7 +22,8 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
     check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
     fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, win_score,
+    parse_params, plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text,
+    win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -459,7 +460,10 @@ def _cgroup_limit_files() -> list[str]:
         return []
     files = []
     for line in lines:
-        _, controllers, path = line.split(":", 2) if line.count(":") >= 2 else ("", "-", "")
+        fields = line.split(":", 2)  # hierarchy, controllers, path
+        if len(fields) != 3:
+            continue
+        controllers, path = fields[1], fields[2]
         if controllers == "":
             mount, name = CGROUP_ROOT, "memory.max"
         elif "memory" in controllers.split(","):

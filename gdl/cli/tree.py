@@ -64,6 +64,7 @@ class Drawn:
     pruned: bool = False
     children: list[Drawn] = field(default_factory=list)
     mover: str = ""  # the player choosing at a max^n node (its value is every player's payoff)
+    note: str = ""  # how a leaf not evaluated got its value, shown where a leaf's number goes
 
 
 def _bound_text(value: Any) -> str:
@@ -80,8 +81,7 @@ _NOT_EVALUATED = {"repetition": "a repetition", "table": "from the table"}
 
 def _value_text(node: Any) -> str:
     sign = {"upper": "<=", "lower": ">="}.get(node.bound, "=")
-    how = _NOT_EVALUATED.get(node.scored_by) if node.kind == "leaf" else None
-    return f"{sign} {value_text(node.value)}" + (f" ({how})" if how else "")
+    return f"{sign} {value_text(node.value)}"
 
 
 def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
@@ -115,6 +115,8 @@ def build_drawing(game: Any, result: Any, max_nodes: int) -> tuple[Drawn, int]:
         budget[0] -= 1
         window = "" if node.alpha is None else f"alpha {_bound_text(node.alpha)}, beta {_bound_text(node.beta)}"
         drawn = Drawn(label(node, root), node.kind, _value_text(node), window, leaf_numbers.get(id(node)))
+        if node.kind == "leaf":
+            drawn.note = _NOT_EVALUATED.get(node.scored_by, "")
         if isinstance(node.value, dict) and node.kind not in ("leaf", "chance"):  # the dice pick no payoff
             drawn.mover = terminal_safe(str(node.player))
         hidden = 0
@@ -164,7 +166,7 @@ def render_text(root: Drawn, left_out: int) -> str:
         if node.pruned:
             return f"{node.label}  = {node.value}  pruned" if node.value else f"{node.label}  pruned"
         if node.kind == "leaf":
-            order = f"  leaf #{node.order}" if node.order is not None else ""
+            order = f"  leaf #{node.order}" if node.order is not None else f" ({node.note})" if node.note else ""
             window = f"  [{node.window}]" if node.window else ""
             return f"{node.label}  {node.value}{order}{window}"
         window = f"  [{node.window}]" if node.window else ""
@@ -216,7 +218,8 @@ def render_dot(root: Drawn, left_out: int) -> str:
             shown = _dot_label(node.value, "pruned") if node.value else _dot_label("pruned")
             out.append(f'  n{number} [shape=box, style=dashed, color=gray, label={shown}, fontcolor=gray];')
         else:
-            lines = [node.value if node.kind != "leaf" else node.value.lstrip("= ")]
+            shown = node.value if node.kind != "leaf" else node.value.lstrip("= ")
+            lines = [shown + (f" ({node.note})" if node.note else "")]
             if node.mover:
                 lines.insert(0, f"{node.mover} picks")
             if parent is None:
@@ -305,14 +308,10 @@ def _own_svg(root: Drawn, left_out: int) -> str:
             parts.append(f'<rect x="{x - 14:.0f}" y="{y - 12:.0f}" width="28" height="24" fill="white" stroke="black"/>')
         if not node.pruned and node.kind != "more":
             if node.kind == "leaf":
-                # A leaf not evaluated is marked below its box, where an evaluated one has its number.
-                value = node.value.lstrip("= ")
-                how = next((how for how in _NOT_EVALUATED.values() if value.endswith(f" ({how})")), None)
-                if how is not None:
-                    value = value[:-len(how) - 3]
+                parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(node.value.lstrip("= "))}</text>')
+                if node.note:  # below the box, where an evaluated leaf has its number
                     parts.append(f'<text x="{x:.0f}" y="{y + 28:.0f}" text-anchor="middle" fill="#888" '
-                                 f'font-size="9">{escape(how)}</text>')
-                parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">{escape(value)}</text>')
+                                 f'font-size="9">{escape(node.note)}</text>')
             else:
                 parts.append(f'<text x="{x + 20:.0f}" y="{y + 4:.0f}">{escape(node.value)}</text>')
             if node is root:
