@@ -176,6 +176,42 @@ def test_a_position_met_again_through_the_dice_does_not_end_the_game() -> None:
     assert done.returncode == 0, done.stderr
     assert "repetition" not in done.stdout and "Game over: " in done.stdout and " wins" in done.stdout
     assert "First plays roll  (expected value " in done.stdout  # with dice, as a tablebase says it too
+    assert "solved first" not in done.stdout  # a --depth asks for a search
+
+
+def test_a_small_game_of_dice_is_solved_first_and_played_perfectly() -> None:
+    """Pig to 10: searched move by move, play rested on estimates (0.349 a depth ahead) where
+    rolls bring positions back; every position is solved first instead (1,476 of them), and
+    the computer plays from the true value, 4591/10961 (proven by value iteration in
+    tests/strong/test_pig.py), which a search to a depth does not give."""
+    done = play("games/pig.gdl", "-p", "goal=10", "--as", "none", "--seed", "3", typed="")
+    assert done.returncode == 0, done.stderr
+    assert "(every position of Pig solved first, 1,476 in " in done.stdout
+    assert "s: the computer plays perfectly.)" in done.stdout
+    assert "First plays roll  (expected value 4591/10961 (~0.4188) for First, every position solved)" in done.stdout
+    assert "Game over: " in done.stdout
+
+
+def test_hints_and_moves_of_a_game_of_dice_come_from_every_position_solved() -> None:
+    """Hog to 21 with up to 3 dice: the best first move is 3 dice, worth about 0.2352 for
+    First (the game's header; proven in tests/games/test_hog.py by a dynamic programme)."""
+    done = play("games/hog.gdl", "--as", "Second", "--seed", "1", typed="quit\n")
+    assert "(every position of Hog solved first, 3,870 in " in done.stdout
+    assert "First plays 3  (expected value " in done.stdout
+    assert "(~0.2352) for First, every position solved)" in done.stdout
+    done = play("games/hog.gdl", typed="hint\nquit\n")
+    assert "hint: 3 (expected value " in done.stdout and "(~0.2352) for First, every position solved)" in done.stdout
+
+
+def test_a_game_of_dice_too_big_to_solve_first_is_searched_and_says_so() -> None:
+    """Pig to 100 takes minutes to solve: past the time given, play searches move by move."""
+    from gdl import load
+    from gdl.cli.play import solve_first
+
+    solved, words = solve_first(load("games/pig.gdl"), seconds=0.5)
+    assert solved is None
+    assert words == ("solving every position of Pig takes more than 0.5 s, so the searcher plays move by move; "
+                     "`gdl solve FILE --strong --out DB`, then `gdl play FILE --tablebase DB`, plays perfectly")
 
 
 def test_a_searcher_that_cannot_search_the_game_is_refused_before_the_first_move() -> None:

@@ -13,9 +13,11 @@ from gdl.cli.common import (
     choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, refused, run_searcher,
     plain_winner, say, value_text,
 )
+from gdl.cli.solve import StrongProgressLine, dice_searched_to_the_end
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
 from searchers.protocol import limits_need_evaluation, position_of
+from searchers.strong import SolvedTable, StrongProgress, solve_strong
 
 HELP = """\
 Type a move's name, or its number in the list of legal moves (when the moves are named by
@@ -31,7 +33,9 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     play = add_command(commands,
                 "play", help="play a game in the terminal against the searchers",
         description="Play a game against the searchers, or watch them play each other (--as none). "
-        "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work.",
+        "Type a move's number or its name; `hint`, `undo`, `quit` and `help` also work. "
+        f"A game of two players with dice, given no searcher or limit, is solved whole first where that takes "
+        f"at most {SOLVE_FIRST_SECONDS:g} s, and played perfectly.",
         epilog="examples:\n  gdl play games/tictactoe.gdl\n  gdl play games/connect.gdl --as O --depth 6\n"
         "  gdl play games/nim.gdl --as none\n  gdl play games/tictactoe.gdl --tablebase ttt.sqlite\n"
         "  gdl play games/hex.gdl --time 3            (no evaluation: Monte Carlo tree search plays)\n"
@@ -50,7 +54,66 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
 
 
 class _OutOfTime(Exception):
-    """An exact search that did not finish in the time it was given."""
+    """An exact search, or a solve of every position, that did not finish in the time it was
+    given."""
+
+
+# Seconds `gdl play` spends before the first move solving every position of a game of two
+# players with dice, when no searcher or limit is named: searched move by move instead, such a
+# game is played from estimates where its positions repeat through the dice (Pig), and a game
+# that is a little too big to search to the end at each move is still small enough to solve
+# once (Hog: 3,870 positions in 0.3 s).
+SOLVE_FIRST_SECONDS = 5.0
+
+# Positions of a solve in memory, at most, before play turns to searching (about a kilobyte
+# each, as `gdl solve` counts them): the time alone bounds them on any machine but a slow one.
+_SOLVE_FIRST_POSITIONS = 2_000_000
+
+
+class SolvedInMemory:
+    """Every position of the game, solved before the first move: read as a tablebase is."""
+
+    def __init__(self, game: Any, table: SolvedTable, has_chance: bool) -> None:
+        """The answers of ``table``, a strong solve of ``game`` held in memory."""
+        self.game, self.table, self.has_chance = game, table, has_chance
+
+    def value(self, state: Any) -> Any:
+        """The value of ``state`` for the first player."""
+        return self.table.value(state)
+
+    def remoteness(self, state: Any) -> int | None:
+        """Plies to the end under perfect play (None: no end, or dice decide)."""
+        return self.table.remoteness(state)
+
+    def best_move(self, state: Any) -> Any:
+        """The best move at ``state`` (None at an end or where the dice move)."""
+        index = self.table.best_move_index(state)
+        return None if index is None else self.game.actions(state)[index]
+
+
+def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[SolvedInMemory | None, str]:
+    """Every position of ``game`` solved in memory if that takes at most ``seconds``, and what
+    to tell the player in either case (a live line on a terminal meanwhile)."""
+    line = StrongProgressLine(draw=sys.stderr.isatty())
+
+    def within_budget(step: StrongProgress) -> None:
+        line(step)
+        if step.seconds > seconds or step.positions > _SOLVE_FIRST_POSITIONS:
+            raise _OutOfTime
+
+    try:
+        result = solve_strong(game, progress=within_budget, tiers=False)
+    except _OutOfTime:
+        return None, (f"solving every position of {game.title} takes more than {seconds:g} s, so the searcher "
+                      "plays move by move; `gdl solve FILE --strong --out DB`, then `gdl play FILE --tablebase "
+                      "DB`, plays perfectly")
+    finally:
+        line.clear()
+    assert result.table is not None  # solved in memory
+    how = "" if result.exact else f" (every value within {result.residual:.2g})"
+    return (SolvedInMemory(game, result.table, result.has_chance),
+            f"every position of {game.title} solved first, {result.positions:,} in {result.stats.seconds:.1f} s: "
+            f"the computer plays perfectly{how}")
 
 
 # Times one position may come back through the dice before play stops: a game can go round for
@@ -80,9 +143,11 @@ class Match:
         self.dice = random.Random(args.seed)
         self.echo = False  # whether to repeat typed lines (input from a file or pipe)
         self.numbered = True  # whether the legal moves are listed with numbers to type
-        self.tablebase: Tablebase | None = None  # perfect play from a solved game, when given
+        # Perfect play from a solved game: a tablebase given, or every position solved first.
+        self.tablebase: Tablebase | SolvedInMemory | None = None
         self.met: Counter[Any] = Counter()  # how often each position came on this line of play
         self.algorithm, self.reason = choose_searcher(game, args, limited=True)
+        self.solving_first = False  # whether to solve every position before the first move
 
     @property
     def state(self) -> Any:
@@ -216,7 +281,8 @@ class Match:
         else:  # scores (a margin, a tree's leaves) rather than a plain win or loss, as gdl solve says them
             favoured = first if value > 0 else second
             words = f"value {number_text(value)} for {first}, in {favoured}'s favour, over in {remoteness}"
-        return base.best_move(self.state), words + ", from the tablebase"
+        source = "from the tablebase" if isinstance(base, Tablebase) else "every position solved"
+        return base.best_move(self.state), f"{words}, {source}"
 
     def computer_moves(self) -> None:
         """The searcher (or the tablebase) picks and plays a move."""
@@ -330,6 +396,9 @@ class Match:
             self.say(f"{game.title}: you play {self.human}. Type `help` for the commands.")
         else:
             self.say(f"{game.title}: the searchers play each other.")
+        if self.tablebase is None and self.solving_first:
+            self.tablebase, words = solve_first(game)
+            self.say(f"({words}.)")
         if self.reason is not None and self.tablebase is None:
             self.say(f"({self.reason}.)")
         while True:
@@ -377,6 +446,7 @@ def run(args: argparse.Namespace) -> int:
         match.tablebase = Tablebase(args.tablebase)
         match.tablebase.check_game(game)
     else:  # refused before the first move, as `gdl solve` refuses it
+        match.solving_first = dice_searched_to_the_end(game, args)
         try:
             require_searchable(game, match.algorithm)
             if match.algorithm != "mcts":

@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         check_start_names(game)
     try:
-        result = search_until_chance_cycle(game, args) if strong_at_chance_cycle(game, args) else run_search(game, args)
+        result = search_until_chance_cycle(game, args) if dice_searched_to_the_end(game, args) else run_search(game, args)
         if isinstance(result, float):  # the seconds searched before a cycle through the dice
             return solve_strongly_instead(game, args, result)
     except SearchError as error:
@@ -497,10 +497,11 @@ def strong_memory(args: argparse.Namespace) -> int | None:
     return None if found is None else found // 2
 
 
-def strong_at_chance_cycle(game: Any, args: argparse.Namespace) -> bool:
-    """Whether a plain solve stops its search at the first cycle through the dice to solve
-    every position instead: a search to the end by the default searcher of a two-player
-    zero-sum game of dice (expectiminimax); a searcher named with --algorithm, or limited by
+def dice_searched_to_the_end(game: Any, args: argparse.Namespace) -> bool:
+    """Whether the options leave a two-player zero-sum game of dice to its default searcher
+    (expectiminimax) with no limit: then a plain solve stops its search at the first cycle
+    through the dice to solve every position instead, and `gdl play` solves every position
+    before the first move if that is quick; a searcher named with --algorithm, or limited by
     --depth, --time or --iterations, searches as asked."""
     return (args.algorithm is None and args.depth is None and args.time is None and args.iterations is None
             and exact_searcher(game) == "expectiminimax")
