@@ -24,6 +24,9 @@ from gdl.parser import parse_value
 from searchers import GameError, SearchError
 from searchers.protocol import utility_bounds
 
+if TYPE_CHECKING:
+    from searchers.strong import StrongProgress
+
 
 class Command(Protocol):
     """A command module: `register` adds its subcommand to the parser, `run` carries it out."""
@@ -414,6 +417,66 @@ def exact_searcher(game: Any) -> str:
     if not is_two_player_zero_sum(game):
         return "maxn"
     return "expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"
+
+
+def dice_searched_to_the_end(game: Any, args: argparse.Namespace) -> bool:
+    """Whether the options leave a two-player zero-sum game of dice to its default searcher
+    (expectiminimax) with no limit: then a plain solve stops its search at the first cycle
+    through the dice to solve every position instead, and `gdl play` solves every position
+    before the first move if that is quick; a searcher named with --algorithm, or limited by
+    --depth, --time or --iterations, searches as asked."""
+    return (args.algorithm is None and args.depth is None and args.time is None and args.iterations is None
+            and exact_searcher(game) == "expectiminimax")
+
+
+# Seconds of a strong solve before its live line is drawn (a phase may begin sooner).
+_QUIET_SECONDS = 1.0
+
+
+class StrongProgressLine:
+    """The live line while a strong solve runs (on a terminal): phase, positions, rate and
+    time; elsewhere only the phase and positions, kept for a word on where a stop came."""
+
+    def __init__(self, draw: bool = True) -> None:
+        self.draw = draw
+        self.shown = False
+        self.phase = ""
+        self.phase_began = 0.0  # when the phase at work began, in the solve's seconds
+        self.last = 0.0  # when the line was last drawn
+        self.positions = 0  # found so far
+
+    def __call__(self, progress: StrongProgress) -> None:
+        if progress.phase != self.phase:  # it began after the last line of the phase before
+            self.phase, self.phase_began = progress.phase, self.last
+        self.last = progress.seconds
+        self.positions = progress.positions
+        if not self.draw or progress.seconds < _QUIET_SECONDS:  # a quick solve draws no line
+            return
+        spent = progress.seconds - self.phase_began
+        rate = progress.done / spent if spent > 0 else 0  # ``done`` counts this phase's work alone
+        tier = "" if progress.tier is None else f" tier {progress.tier},"
+        if progress.phase == "discovering":
+            detail = f"{progress.positions:,} positions found, {progress.done:,} expanded"
+        else:
+            detail = f"{progress.done:,} of {progress.positions:,} positions"
+        show_status(f"  {progress.phase}:{tier} {detail}, {rate:,.0f}/s, {progress.seconds:.0f} s (Ctrl-C stops) ")
+        self.shown = True
+
+    def clear(self) -> None:
+        """Remove the line once the solve is over."""
+        if self.shown:
+            clear_status()
+            self.shown = False
+
+    def stop_words(self) -> str:
+        """What to say of a solve stopped while it still found positions: how many, and, in
+        case the count never stopped growing, that a game whose positions have no bound is
+        never done finding them (most stops are of games merely large)."""
+        if self.phase != "discovering":
+            return ""
+        return (f"; it was still finding positions ({self.positions:,} so far). If their count grows for ever "
+                "(a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` "
+                "looks for a line of play that never ends")
 
 
 def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: Any = None, time: float | None = None,

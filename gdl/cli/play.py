@@ -9,11 +9,10 @@ from collections import Counter
 from typing import Any, Callable, TextIO
 
 from gdl.cli.common import (
-    EXACT_FIRST_SECONDS, Subcommands, UsageError, add_command, add_searcher_options, check_search_limits,
-    choose_searcher, exact_searcher, is_two_player_zero_sum, load_game, move_text, number_text, refused, run_searcher,
-    plain_winner, say, value_text,
+    EXACT_FIRST_SECONDS, StrongProgressLine, Subcommands, UsageError, add_command, add_searcher_options,
+    check_search_limits, choose_searcher, dice_searched_to_the_end, exact_searcher, is_two_player_zero_sum, load_game,
+    move_text, number_text, plain_winner, refused, run_searcher, say, value_text,
 )
-from gdl.cli.solve import StrongProgressLine, dice_searched_to_the_end
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
 from searchers.protocol import limits_need_evaluation, position_of

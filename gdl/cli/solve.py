@@ -19,11 +19,11 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    INTERRUPTED, TERMINATED, Subcommands, Terminated, UsageError, add_command, add_searcher_options, by_move_name,
-    check_search_limits, check_start_names, choose_searcher, clear_status, counted, ends_in, exact_searcher,
-    fraction_text, is_two_player_zero_sum, json_number, json_value, load_game, memory_size, move_text, number_text,
-    parse_params, plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text,
-    win_score,
+    INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
+    add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
+    dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
+    load_game, memory_size, move_text, number_text, parse_params, plain_winner, refused, run_searcher, say,
+    show_status, size_text, terminate_as_interrupt, value_text, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -320,56 +320,6 @@ def check_strong_options(args: argparse.Namespace) -> None:
                          "turns on the cores, each a process with its own copy of the game")
 
 
-# Seconds of a strong solve before its live line is drawn (a phase may begin sooner).
-_QUIET_SECONDS = 1.0
-
-
-class StrongProgressLine:
-    """The live line while a strong solve runs (on a terminal): phase, positions, rate and
-    time; elsewhere only the phase and positions, kept for a word on where a stop came."""
-
-    def __init__(self, draw: bool = True) -> None:
-        self.draw = draw
-        self.shown = False
-        self.phase = ""
-        self.phase_began = 0.0  # when the phase at work began, in the solve's seconds
-        self.last = 0.0  # when the line was last drawn
-        self.positions = 0  # found so far
-
-    def __call__(self, progress: StrongProgress) -> None:
-        if progress.phase != self.phase:  # it began after the last line of the phase before
-            self.phase, self.phase_began = progress.phase, self.last
-        self.last = progress.seconds
-        self.positions = progress.positions
-        if not self.draw or progress.seconds < _QUIET_SECONDS:  # a quick solve draws no line
-            return
-        spent = progress.seconds - self.phase_began
-        rate = progress.done / spent if spent > 0 else 0  # ``done`` counts this phase's work alone
-        tier = "" if progress.tier is None else f" tier {progress.tier},"
-        if progress.phase == "discovering":
-            detail = f"{progress.positions:,} positions found, {progress.done:,} expanded"
-        else:
-            detail = f"{progress.done:,} of {progress.positions:,} positions"
-        show_status(f"  {progress.phase}:{tier} {detail}, {rate:,.0f}/s, {progress.seconds:.0f} s (Ctrl-C stops) ")
-        self.shown = True
-
-    def clear(self) -> None:
-        """Remove the line once the solve is over."""
-        if self.shown:
-            clear_status()
-            self.shown = False
-
-    def stop_words(self) -> str:
-        """What to say of a solve stopped while it still found positions: how many, and, in
-        case the count never stopped growing, that a game whose positions have no bound is
-        never done finding them (most stops are of games merely large)."""
-        if self.phase != "discovering":
-            return ""
-        return (f"; it was still finding positions ({self.positions:,} so far). If their count grows for ever "
-                "(a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` "
-                "looks for a line of play that never ends")
-
-
 def say_unused_options(args: argparse.Namespace, game: Any) -> None:
     """Say on stderr which options the game leaves without use (the solve goes on): workers
     beyond the cores, workers or Ray without tiers, a tolerance without dice."""
@@ -495,16 +445,6 @@ def strong_memory(args: argparse.Namespace) -> int | None:
         return int(args.memory)
     found = available_memory()
     return None if found is None else found // 2
-
-
-def dice_searched_to_the_end(game: Any, args: argparse.Namespace) -> bool:
-    """Whether the options leave a two-player zero-sum game of dice to its default searcher
-    (expectiminimax) with no limit: then a plain solve stops its search at the first cycle
-    through the dice to solve every position instead, and `gdl play` solves every position
-    before the first move if that is quick; a searcher named with --algorithm, or limited by
-    --depth, --time or --iterations, searches as asked."""
-    return (args.algorithm is None and args.depth is None and args.time is None and args.iterations is None
-            and exact_searcher(game) == "expectiminimax")
 
 
 def search_until_chance_cycle(game: Any, args: argparse.Namespace) -> SearchResult | float:
@@ -651,7 +591,7 @@ def _file_identity(path: str) -> tuple[int, int, int] | None:
 
 def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:
     """The brief's JSON object for a strong solve, with the keys of a search's that it can give
-    (the principal variation is the best move alone; `stats.nodes` counts the positions)."""
+    (`stats.nodes` counts the positions)."""
     value = result.value
     stats = result.stats
     return {
@@ -669,7 +609,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "outcomes": outcome_counts(result),
         "to_move": result.to_move,
         "best_move": None if result.best_move is None else move_text(game, result.best_move),
-        "principal_variation": [] if result.best_move is None else [move_text(game, result.best_move)],
+        "principal_variation": [move_text(game, move) for move in result.principal_variation],
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
         "move_values": by_move_name(game, ((m, json_number(v)) for m, v in result.move_values.items())),
@@ -702,6 +642,8 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
         lines.append(f"not exact: {result.inexact_reason}")
     if result.best_move is not None:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
+        line = line_text(game, list(result.principal_variation))
+        lines.append(f"principal variation: {line}{_line_end(game, result)}")
     elif result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node")
     else:
@@ -730,6 +672,18 @@ _SIZED_POSITIONS = 1_000  # the fewest positions whose tablebase's size is given
 
 def _has_chance(game: Any) -> bool:
     return bool(getattr(game, "has_chance", False))
+
+
+def _line_end(game: Any, result: StrongResult) -> str:
+    """Where a strong solve's principal variation stops, if not at the end of the game."""
+    state = game.initial_state()
+    for move in result.principal_variation:
+        state = game.result(state, move)
+    if game.is_terminal(state):
+        return ""
+    if _has_chance(game) and game.is_chance(state):
+        return " (then the dice)"
+    return " (then a position comes back)"
 
 
 def _plies(remoteness: int | None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
@@ -19,7 +19,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from ..protocol import Game, Move, State, Value, position_of, require_two_player_zero_sum
+from ..protocol import Game, Move, State, Value, has_chance, position_of, require_two_player_zero_sum
 from ..results import SearchError
 from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
@@ -89,6 +89,11 @@ class SolvedTable:
         best = self.solution.best[self.node(state)]
         return None if best == NO_MOVE else best
 
+    def answer(self, state: State) -> tuple[Value, int, int]:
+        """The value, remoteness (NEVER: none) and best move's index (NO_MOVE: none) of ``state``."""
+        node = self.node(state)
+        return self.solution.solved[node], self.solution.remoteness[node], self.solution.best[node]
+
 
 @dataclass(frozen=True)
 class StrongResult:
@@ -102,7 +107,8 @@ class StrongResult:
     ``has_chance`` tells whether a chance node was met (a game may declare dice it never throws:
     then it is solved, remoteness too, as a game without).  ``endless`` counts the positions
     whose end can be put off for ever, worth the ``repetition`` score (None where dice decide:
-    no remoteness is kept there to tell them).
+    no remoteness is kept there to tell them).  ``principal_variation`` is the line of best
+    moves from the start (``best_line``).
     """
 
     value: Value
@@ -124,6 +130,7 @@ class StrongResult:
     has_chance: bool = False
     endless: int | None = None
     inexact_reason: str | None = None  # why ``exact`` is False, in words
+    principal_variation: tuple[Move, ...] = ()
 
     @cached_property
     def outcome_counts(self) -> dict[str, int]:
@@ -234,6 +241,10 @@ def summarize(
         outcomes[value] = outcomes.get(value, 0) + 1
     finite = [r for r in solution.remoteness if r != NEVER]
     start = game.initial_state()
+    residual = capped_residual(solution.residual, chain(graph.utility.values(), (
+        repetition_scores(graph.repetition, graph.kind) if isinstance(graph.repetition, list)
+        else [graph.repetition])))
+    line = () if table is None else best_line(game, start, table.answer, residual)
     return start_result(
         game, start, graph.kind[0], [solution.solved[c] for c in graph.successors(0)],
         [solution.remoteness[c] for c in graph.successors(0)],
@@ -242,10 +253,8 @@ def summarize(
         terminal=sum(1 for k in graph.kind if k == TERMINAL), outcomes=outcomes,
         max_remoteness=max(finite) if finite and not graph.has_chance else None,
         endless=None if graph.has_chance else solution.remoteness.count(NEVER),
-        stats=stats, tolerance=tolerance, table=table, has_chance=graph.has_chance,
-        residual=capped_residual(solution.residual, chain(graph.utility.values(), (
-            repetition_scores(graph.repetition, graph.kind) if isinstance(graph.repetition, list)
-            else [graph.repetition]))),
+        stats=stats, tolerance=tolerance, table=table, has_chance=graph.has_chance, residual=residual,
+        principal_variation=line,
     )
 
 
@@ -281,6 +290,49 @@ def start_result(
         exact=exact, method=method_text(methods), inexact_reason=inexact_reason(exact, methods),
         **figures,
     )
+
+
+# Moves at most in a principal variation: a line that ends is as long as the start's remoteness.
+_LINE_LIMIT = 10_000
+
+
+def best_line(game: Game, start: State, answer: Callable[[State], tuple[Value, int, int]], slack: float
+              ) -> tuple[Move, ...]:
+    """The principal variation of a strong solve: its best moves from ``start`` until the game
+    ends, the dice move (what follows is theirs to choose), or a position comes back (perfect
+    play goes round for ever there).  ``answer`` gives a state's value, remoteness and best
+    move's place; ``slack`` bounds the error of a value (a solve by value iteration)."""
+    position = position_of(game)
+    chance = has_chance(game)
+    seen: set[Hashable] = set()
+    line: list[Move] = []
+    state = start
+    while not game.is_terminal(state) and not (chance and game.is_chance(state)) and len(line) < _LINE_LIMIT:
+        here = state if position is None else position(state)
+        value, remoteness, best = answer(state)
+        if here in seen or best == NO_MOVE:
+            break
+        seen.add(here)
+        moves = game.actions(state)
+        line.append(_kept_move(game, state, moves, best, answer, value, remoteness, slack))
+        state = game.result(state, line[-1])
+    return tuple(line)
+
+
+def _kept_move(game: Game, state: State, moves: Sequence[Move], best: int,
+               answer: Callable[[State], tuple[Value, int, int]], value: Value, remoteness: int, slack: float) -> Move:
+    """The best move of ``state``, kept as its place among the moves of the state the solve
+    met: an equal state may list them in another order (a loop over a set or a map goes the
+    way its items were added), and there the place names another move; then the best is the
+    first move that keeps the value, one ply nearer the end where the end is counted."""
+    def keeps(move: Move) -> bool:
+        after, left, _ = answer(game.result(state, move))
+        near = after == value or abs(after - value) <= slack  # type: ignore[operator]  # Value's kinds mix
+        return near and (remoteness == NEVER or left == NEVER or left == remoteness - 1)
+
+    if keeps(moves[best]):
+        return moves[best]
+    return next((move for move in moves if keeps(move)), moves[best])
 
 
 def inexact_reason(exact: bool, methods: set[str]) -> str | None:

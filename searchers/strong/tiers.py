@@ -55,7 +55,8 @@ from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .solution import NEVER, Solution, capped_residual, repetition_scores
 from .solver import (
-    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, check_game, solved_meta, start_result,
+    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
+    start_result,
 )
 from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
 from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
@@ -780,12 +781,18 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
     first = game.players[0]
     kind = TERMINAL if game.is_terminal(start) else CHANCE if (has_chance(game) and game.is_chance(start)) else (
         MAX if game.to_move(start) == first else MIN)
+    residual = capped_residual(totals.residual, totals.ends)
+
+    def answer(state: Any) -> tuple[Value, int, int]:
+        key = stable_key(state if position is None else position(state))
+        return writer.lookup([key])[key]
+
     return start_result(
         game, start, kind, [found[k][0] for k in keys], [found[k][1] for k in keys],
         value=value, remoteness=remoteness, best=best, exact=totals.exact, methods=totals.methods,
         positions=totals.positions, terminal=totals.terminal,
         outcomes=totals.outcomes, max_remoteness=None if chance else totals.max_remoteness,
         endless=None if chance else totals.endless,
-        stats=stats, tolerance=tolerance, residual=capped_residual(totals.residual, totals.ends), table=None,
-        has_chance=chance,
+        stats=stats, tolerance=tolerance, residual=residual, table=None,
+        has_chance=chance, principal_variation=best_line(game, start, answer, residual),
     )

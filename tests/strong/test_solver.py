@@ -679,6 +679,62 @@ def test_a_shuttle_is_a_draw_and_a_forced_line_counts_its_plies() -> None:
     assert (result.value, result.remoteness, result.best_move) == (1, 3, "c")
 
 
+def played_line(game: Any, line: tuple[Any, ...]) -> list[Any]:
+    """The states a line of play goes through from the start, the start first."""
+    states = [game.initial_state()]
+    for move in line:
+        states.append(game.result(states[-1], move))
+    return states
+
+
+@pytest.mark.parametrize("game, tiers", [
+    (TicTacToe(), False),
+    (gdl.load(Path("games/nim.gdl"), piles=(2, 3)), None),
+    (gdl.load(Path("games/connect.gdl"), rows=3, cols=4, k=3), True),
+], ids=["tictactoe", "nim 2 3", "connect 3x4 by tiers"])
+def test_the_principal_variation_plays_the_value_out_in_as_many_plies_as_the_remoteness(game: Any,
+                                                                                         tiers: bool | None) -> None:
+    """The line of best moves (in memory, and read back from a tablebase by tiers): every
+    position on it has the start's value and one ply less to go, by a recursion over the game
+    (tic-tac-toe 0 in 9, Nim (2, 3) 1 in 5), and it ends at a finished game of that score."""
+    result = solve_strong(game, tiers=tiers)
+    brute = brute_remoteness(game)
+    value, remoteness = brute(game.initial_state())
+    assert (result.value, result.remoteness) == (value, remoteness)
+    states = played_line(game, result.principal_variation)
+    assert len(result.principal_variation) == remoteness
+    assert [brute(state) for state in states] == [(value, remoteness - ply) for ply in range(remoteness + 1)]
+    assert game.is_terminal(states[-1]) and game.utility(states[-1], game.players[0]) == value
+    if isinstance(game, TicTacToe):
+        assert (value, remoteness) == (0, 9)
+
+
+def test_a_principal_variation_stops_where_a_position_comes_back_or_the_dice_move() -> None:
+    """The shuttle's draw is endless play (a -> b -> a): its line stops where a comes back;
+    with the escape the line is the forced win a -> c -> d -> +1; Pig's first move is to roll,
+    and then the dice decide."""
+    shuttle = GraphGame({"a": ["x", "b"], "b": ["y", "a"]}, {"x": -1, "y": 1}, start="a")
+    assert solve_strong(shuttle).principal_variation == ("b", "a")
+    escape = GraphGame({"a": ["x", "b", "c"], "b": ["y", "a"], "c": ["d"], "d": ["y"]},
+                       {"x": -1, "y": 1}, start="a")
+    assert solve_strong(escape).principal_variation == ("c", "d", "y")
+    pig = gdl.load(Path("games/pig.gdl"), goal=10)
+    assert [pig.format_move(move) for move in solve_strong(pig).principal_variation] == ["roll"]
+
+
+
+def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(capsys: pytest.CaptureFixture[str]
+                                                                           ) -> None:
+    """The text gives the line (its moves proven above), and says where it stops short of an end."""
+    from gdl.cli import main
+
+    assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("principal variation: "))
+    assert line.count("), (") == 8  # nine moves, to the end
+    assert main(["solve", "games/pig.gdl", "-p", "goal=10", "--strong"]) == 0
+    assert "\nprincipal variation: roll (then the dice)\n" in capsys.readouterr().out
+
+
 HUGE = """game "Huge"
 players A, B
 symbols win, lose

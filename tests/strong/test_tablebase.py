@@ -64,8 +64,9 @@ def test_solve_strong_json_has_the_documented_keys(capsys: pytest.CaptureFixture
     assert answer["best_move"] in answer["move_values"]
     assert set(answer["stats"]) >= {"seconds", "positions_per_second"}
     # The keys of a search's JSON too, as `gdl solve` gives them when it solves every position
-    # by itself: the principal variation is the best move alone, the nodes are the positions.
-    assert answer["principal_variation"] == [answer["best_move"]]
+    # by itself: the principal variation is the line of best moves to the end (its moves are
+    # proven in tests/strong/test_solver.py), the nodes are the positions.
+    assert len(answer["principal_variation"]) == 9 and answer["principal_variation"][0] == answer["best_move"]
     assert answer["stats"]["nodes"] == 5478
 
 
@@ -989,6 +990,8 @@ def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.Capture
     assert status == 0
     assert out.splitlines()[0] == "Take: never ends with perfect play: the `repetition` score, 1 for First"
     assert "ends in" not in out.splitlines()[1]
+    # Both pass (a take of 1 would do too: Second passes at 3), and First is to move at 4 again.
+    assert out.splitlines()[2] == "principal variation: pass, pass (then a position comes back)"
     status, out, _ = run(capsys, "query", str(db))
     assert "value 1 for First, the `repetition` score: the game never ends with perfect play" in out
     status, out, _ = run(capsys, "query", str(db), "1", "2")  # 1 stone left, First to move: it takes it

@@ -468,6 +468,7 @@ def test_one_tier_and_one_ply_are_said_in_the_singular(tmp_path: Path, capsys: p
     assert main(["solve", str(path), "--strong"]) == 0
     out = capsys.readouterr().out
     assert "best move for A: 1 (the game ends in 1 ply with perfect play)" in out
+    assert "\nprincipal variation: 1\n" in out
     assert "longest perfect-play end: 1 ply (the largest remoteness)" in out and ", in 1 tier, in one process" in out
 
 
@@ -1089,8 +1090,9 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A Kalah capture skips tiers: the answers it needs come from memory or, for tiers whose
     answers were let go, from the tablebase, never for the tier just above the one whose answers
-    are sought.  The more answers kept, the fewer read back; with all kept, only the start's and
-    its three moves' (the result's own look-up).  The table is the same every time."""
+    are sought.  The more answers kept, the fewer the backward pass reads back; with all kept,
+    none (the result's own look-ups, of the start and its principal variation, come after it).
+    The table is the same every time."""
     import searchers.strong.tiers as tiers_module
     from searchers.strong.keys import stable_key
     from searchers.strong.tablebase import TablebaseWriter
@@ -1102,9 +1104,12 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
     distances: list[int] = []  # tiers between a key read back in the backward pass and the one seeking it
     lookup, read_ahead, solve_backward = TablebaseWriter.lookup, tiers_module._read_ahead, tiers_module._solve_backward
 
+    backward_pass = [False]  # whether the backward pass is at work (the result's own look-ups follow it)
+
     def counting(writer: TablebaseWriter, keys: list[bytes]) -> Any:
-        read[-1] += len(keys)
-        distances.extend(tier_of[key] - seeking[-1] for key in keys if seeking)
+        if backward_pass[0]:
+            read[-1] += len(keys)
+            distances.extend(tier_of[key] - seeking[-1] for key in keys if seeking)
         return lookup(writer, keys)
 
     def noting(scratch: Any, tier: int, *args: Any) -> Any:
@@ -1112,8 +1117,10 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
         return read_ahead(scratch, tier, *args)
 
     def backward(*args: Any) -> None:
+        backward_pass[0] = True
         solve_backward(*args)
-        seeking.clear()  # the result's own look-up follows
+        backward_pass[0] = False
+        seeking.clear()
 
     monkeypatch.setattr(TablebaseWriter, "lookup", counting)
     monkeypatch.setattr(tiers_module, "_read_ahead", noting)
@@ -1125,7 +1132,7 @@ def test_answers_of_tiers_forgotten_are_read_back_from_the_tablebase(tmp_path: P
         solve_strong(game, out=tmp_path / f"kept{kept}.sqlite")
         assert table(tmp_path / f"kept{kept}.sqlite") == table(tmp_path / "whole.sqlite")
     assert distances and min(distances) >= 2
-    assert read[0] > read[1] > read[2] == 1 + len(game.actions(game.initial_state())) == 4
+    assert read[0] > read[1] > read[2] == 0
 
 
 def test_part_files_read_while_the_workers_write_are_never_locked(tmp_path: Path,
@@ -1311,7 +1318,8 @@ def test_the_positions_that_never_end_are_counted_apart(tmp_path: Path, capsys: 
     how = ["--workers", str(workers)] if workers else []
     assert main(["solve", str(path), "--strong", *how]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[2:5] == [
+    assert lines[2:6] == [
+        "principal variation: pass, pass (then a position comes back)",
         "positions: 10 reachable from the start, 2 of them terminal",
         "by value: First wins 7, Second wins 3",
         "never ending with perfect play: 4 positions, worth the `repetition` score and counted by it above",
