@@ -210,8 +210,9 @@ def test_a_game_of_dice_too_big_to_solve_first_is_searched_and_says_so() -> None
 
     solved, words = solve_first(load("games/pig.gdl"), seconds=0.5)
     assert solved is None
-    assert words == ("solving every position of Pig takes more than 0.5 s, so the searcher plays move by move; "
-                     "`gdl solve FILE --strong --out DB`, then `gdl play FILE --tablebase DB`, plays perfectly")
+    assert words == ("solving every position of Pig takes more than 0.5 s or 2,000,000 positions, so the searcher "
+                     "plays move by move; a tablebase plays perfectly: `gdl solve FILE --strong --out DB` (with the "
+                     "same parameters), then `gdl play FILE --tablebase DB`")
 
 
 def test_a_searcher_that_cannot_search_the_game_is_refused_before_the_first_move() -> None:

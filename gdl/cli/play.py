@@ -72,9 +72,10 @@ _SOLVE_FIRST_POSITIONS = 2_000_000
 class SolvedInMemory:
     """Every position of the game, solved before the first move: read as a tablebase is."""
 
-    def __init__(self, game: Any, table: SolvedTable, has_chance: bool) -> None:
-        """The answers of ``table``, a strong solve of ``game`` held in memory."""
-        self.game, self.table, self.has_chance = game, table, has_chance
+    def __init__(self, game: Any, table: SolvedTable, has_chance: bool, residual: float) -> None:
+        """The answers of ``table``, a strong solve of ``game`` held in memory, each value
+        within ``residual`` of the game's."""
+        self.game, self.table, self.has_chance, self.residual = game, table, has_chance, residual
 
     def value(self, state: Any) -> Any:
         """The value of ``state`` for the first player."""
@@ -86,8 +87,7 @@ class SolvedInMemory:
 
     def best_move(self, state: Any) -> Any:
         """The best move at ``state`` (None at an end or where the dice move)."""
-        index = self.table.best_move_index(state)
-        return None if index is None else self.game.actions(state)[index]
+        return self.table.best_move(self.game, state, self.residual)
 
 
 def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[SolvedInMemory | None, str]:
@@ -103,14 +103,15 @@ def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[Solved
     try:
         result = solve_strong(game, progress=within_budget, tiers=False)
     except _OutOfTime:
-        return None, (f"solving every position of {game.title} takes more than {seconds:g} s, so the searcher "
-                      "plays move by move; `gdl solve FILE --strong --out DB`, then `gdl play FILE --tablebase "
-                      "DB`, plays perfectly")
+        return None, (f"solving every position of {game.title} takes more than {seconds:g} s or "
+                      f"{_SOLVE_FIRST_POSITIONS:,} positions, so the searcher plays move by move; a tablebase "
+                      "plays perfectly: `gdl solve FILE --strong --out DB` (with the same parameters), then "
+                      "`gdl play FILE --tablebase DB`")
     finally:
         line.clear()
     assert result.table is not None  # solved in memory
     how = "" if result.exact else f" (every value within {result.residual:.2g})"
-    return (SolvedInMemory(game, result.table, result.has_chance),
+    return (SolvedInMemory(game, result.table, result.has_chance, result.residual),
             f"every position of {game.title} solved first, {result.positions:,} in {result.stats.seconds:.1f} s: "
             f"the computer plays perfectly{how}")
 

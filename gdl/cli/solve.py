@@ -28,7 +28,7 @@ from gdl.cli.common import (
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
 from searchers import ChanceCycleMet, SearchError, SearchResult
-from searchers.protocol import game_name, has_chance
+from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
     has_tiers, outcome_counts, solve_strong,
@@ -676,14 +676,19 @@ def _has_chance(game: Any) -> bool:
 
 def _line_end(game: Any, result: StrongResult) -> str:
     """Where a strong solve's principal variation stops, if not at the end of the game."""
+    position = position_of(game) or (lambda state: state)
     state = game.initial_state()
+    met = {position(state)}
     for move in result.principal_variation:
         state = game.result(state, move)
+        met.add(position(state))
     if game.is_terminal(state):
         return ""
     if _has_chance(game) and game.is_chance(state):
         return " (then the dice)"
-    return " (then a position comes back)"
+    if len(met) <= len(result.principal_variation):  # the last position is one met before
+        return " (then a position comes back)"
+    return " (and on: the line is cut there)"
 
 
 def _plies(remoteness: int | None) -> str:

@@ -89,6 +89,15 @@ class SolvedTable:
         best = self.solution.best[self.node(state)]
         return None if best == NO_MOVE else best
 
+    def best_move(self, game: Game, state: State, slack: float = 0.0) -> Move | None:
+        """The best move of ``state`` (None at an end or a chance node), one that keeps the
+        value (within ``slack``) where an equal state lists its moves in another order
+        (``kept_move``)."""
+        value, remoteness, best = self.answer(state)
+        if best == NO_MOVE:
+            return None
+        return kept_move(game, state, game.actions(state), best, self.answer, value, remoteness, slack)
+
     def answer(self, state: State) -> tuple[Value, int, int]:
         """The value, remoteness (NEVER: none) and best move's index (NO_MOVE: none) of ``state``."""
         node = self.node(state)
@@ -314,12 +323,12 @@ def best_line(game: Game, start: State, answer: Callable[[State], tuple[Value, i
             break
         seen.add(here)
         moves = game.actions(state)
-        line.append(_kept_move(game, state, moves, best, answer, value, remoteness, slack))
+        line.append(kept_move(game, state, moves, best, answer, value, remoteness, slack))
         state = game.result(state, line[-1])
     return tuple(line)
 
 
-def _kept_move(game: Game, state: State, moves: Sequence[Move], best: int,
+def kept_move(game: Game, state: State, moves: Sequence[Move], best: int,
                answer: Callable[[State], tuple[Value, int, int]], value: Value, remoteness: int, slack: float) -> Move:
     """The best move of ``state``, kept as its place among the moves of the state the solve
     met: an equal state may list them in another order (a loop over a set or a map goes the

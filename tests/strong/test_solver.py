@@ -723,8 +723,8 @@ def test_a_principal_variation_stops_where_a_position_comes_back_or_the_dice_mov
 
 
 
-def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(capsys: pytest.CaptureFixture[str]
-                                                                           ) -> None:
+def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(capsys: pytest.CaptureFixture[str],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The text gives the line (its moves proven above), and says where it stops short of an end."""
     from gdl.cli import main
 
@@ -733,6 +733,11 @@ def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(caps
     assert line.count("), (") == 8  # nine moves, to the end
     assert main(["solve", "games/pig.gdl", "-p", "goal=10", "--strong"]) == 0
     assert "\nprincipal variation: roll (then the dice)\n" in capsys.readouterr().out
+    from searchers.strong import solver
+
+    monkeypatch.setattr(solver, "_LINE_LIMIT", 3)  # a line past the most kept
+    assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
+    assert "\nprincipal variation: (0, 0), (1, 1), (0, 1) (and on: the line is cut there)\n" in capsys.readouterr().out
 
 
 HUGE = """game "Huge"

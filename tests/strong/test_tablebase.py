@@ -20,7 +20,7 @@ import gdl
 import gdl.cli.solve as solve_command
 from gdl.cli import main
 from gdl.cli.solve import available_memory, strong_memory
-from searchers.strong import TablebaseError, TablebaseReader, stable_key
+from searchers.strong import TablebaseError, TablebaseReader, solve_strong, stable_key
 from searchers.strong import solver as strong_solver
 from tests.pygames import TicTacToe
 from tests.strong.games import brute_remoteness, reachable
@@ -1148,6 +1148,55 @@ def test_the_best_move_of_a_state_listing_its_moves_in_another_order(
             assert str(base.best_move(state)) == "y" and base.value(state) == 1
             assert main(["query", str(out), first, second, "--json"]) == 0
             assert json.loads(capsys.readouterr().out)["best_move"] == "y"
+
+
+# Sets with a coin tossed first (a game of dice, which `gdl play` solves whole before the first
+# move), B choosing first and A the rest: after z, y and y, z the states are equal but list A's
+# last moves in the order added; y wins for A.
+SETS_AFTER_A_TOSS = SETS.replace("symbols y, z, none", "symbols y, z, none, heads, tails").replace(
+    "    mover = A\n", "    mover = B\n    tossed = false\n").replace(
+    "to_move = mover", "to_move = mover if tossed else chance\noutcomes = [(heads, 1 / 2), (tails, 1 / 2)]").replace(
+    "    if len(s) < 2:", "    if not tossed:\n        tossed = true\n    elif len(s) < 2:").replace(
+    "mover = other(mover)", "mover = A")
+
+# Sets where B's z earns A a pass first: A's line of best moves (z, pass, y, then y) reaches the
+# state whose moves come in the order other than the one the solve met (y chosen after z).
+SETS_WITH_A_PASS = SETS.replace("symbols y, z, none", "symbols y, z, none, pass").replace(
+    "    mover = A\n", "    mover = B\n    extra = 0\n").replace(
+    "moves = [c", "moves = [pass] if extra == 1 else [c").replace(
+    "    if len(s) < 2:\n        s = s + {c}\n        mover = other(mover)",
+    "    if extra == 1:\n        extra = 0\n    elif len(s) < 2:\n        s = s + {c}\n        mover = A\n"
+    "        if c == z and len(s) == 1:\n            extra = 1")
+
+
+def test_play_solving_a_game_of_dice_first_picks_the_move_that_keeps_the_value(tmp_path: Path) -> None:
+    """`gdl play` solves a game of dice in memory before the first move: B picks z, A y, and
+    A's best last pick is y (a win, 1), whichever order its state lists y and z in; the place
+    kept by the solve named z, and A lost a game it called won."""
+    path = tmp_path / "sets.gdl"
+    path.write_text(SETS_AFTER_A_TOSS)
+    done = subprocess.run([sys.executable, "-m", "gdl", "play", str(path), "--as", "B", "--seed", "1"],
+                          input="z\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "every position of Sets solved first" in done.stdout
+    assert "A plays y  (expected value 1 for A, every position solved)" in done.stdout
+    assert "Game over: A wins (A scores 1)." in done.stdout
+
+
+def test_the_principal_variation_keeps_the_value_where_moves_come_in_another_order(tmp_path: Path) -> None:
+    """A wins (B's z gives A a pass, and A's y then wins whatever B picks): the line of best
+    moves, z, pass, y, y, ends in A's win; kept by its place alone, the last move was z, a loss
+    on a line said to be won."""
+    path = tmp_path / "sets.gdl"
+    path.write_text(SETS_WITH_A_PASS)
+    game = gdl.load(path)
+    result = solve_strong(game)
+    assert result.value == 1
+    state = game.initial_state()
+    for move in result.principal_variation:
+        state = game.result(state, move)
+    assert [str(move) for move in result.principal_variation] == ["z", "pass", "y", "y"]
+    assert game.is_terminal(state) and game.utility(state, "A") == 1
 
 
 def test_the_hint_to_query_a_tablebase_can_be_pasted_as_it_is(capsys: pytest.CaptureFixture[str],
