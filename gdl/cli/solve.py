@@ -277,7 +277,8 @@ def run(args: argparse.Namespace) -> int:
 
 def add_strong_options(parser: argparse.ArgumentParser) -> None:
     """The options of a strong solve, on `gdl solve`'s parser."""
-    group = parser.add_argument_group("strong solving (every position)")
+    group = parser.add_argument_group(
+        "strong solving (every position)", "--out, --workers, --ray and --tolerance ask for --strong by themselves")
     group.add_argument("--strong", action="store_true",
                        help="solve every position reachable from the start: value, remoteness and best move")
     group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
@@ -295,20 +296,25 @@ _WORKERS_A_CORE = 4
 
 
 def check_strong_options(args: argparse.Namespace) -> None:
-    """Refuse strong-solving options given without --strong, and ones that make no sense."""
+    """Turn --strong on where an option of a strong solve alone (--out, --workers, --ray,
+    --tolerance) asks for one, and refuse options that make no sense with it."""
     if args.out is not None and not args.out.strip():
         raise UsageError("--out needs a file name")
-    if not args.strong:
-        for option, given in (("--out", args.out is not None), ("--tolerance", args.tolerance != DEFAULT_TOLERANCE),
-                              ("--workers", args.workers != 1), ("--ray", args.ray)):
-            if given:
-                raise UsageError(f"{option} needs --strong")
-        return
+    if args.strong:
+        asked = "--strong solves every position to the end"
+    else:  # an option of a strong solve alone asks for one
+        strong_only = [option for option, given in (
+            ("--out", args.out is not None), ("--workers", args.workers != 1), ("--ray", args.ray is not None),
+            ("--tolerance", args.tolerance != DEFAULT_TOLERANCE)) if given]
+        if not strong_only:
+            return
+        args.strong = True
+        asked = f"{strong_only[0]} is for a solve of every position to the end (as --strong)"
     for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),
                           ("--algorithm", args.algorithm is not None), ("--iterations", args.iterations is not None),
                           ("--seed", args.seed is not None), ("--no-table", args.no_table)):
         if given:
-            raise UsageError(f"--strong solves every position to the end; it takes no {option}")
+            raise UsageError(f"{asked}; it takes no {option}")
     if not 0 < args.tolerance < math.inf:
         raise UsageError("--tolerance must be a positive number")
     if args.workers < 1:

@@ -539,8 +539,10 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--out", "t.sqlite"], "--out needs --strong"),
-    (["--workers", "2"], "--workers needs --strong"),
+    (["--out", "t.sqlite", "--depth", "3"], "--out is for a solve of every position to the end (as --strong); it "
+     "takes no --depth"),
+    (["--workers", "2", "--algorithm", "minimax"], "--workers is for a solve of every position to the end (as "
+     "--strong); it takes no --algorithm"),
     (["--strong", "--depth", "3"], "--strong solves every position to the end; it takes no --depth"),
     (["--strong", "--no-table"], "--strong solves every position to the end; it takes no --no-table"),
     (["--strong", "--tolerance", "0"], "--tolerance must be a positive number"),
@@ -553,6 +555,22 @@ def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFix
     """An option a strong solve would ignore, or a value it cannot use, is refused with a word
     why, exit status 2, before any work."""
     assert run(capsys, "solve", TICTACTOE, *args) == (2, "", f"gdl solve: error: {message}\n")
+
+
+@pytest.mark.parametrize("option", [["--out", "ttt.sqlite"], ["--workers", "2"], ["--tolerance", "1e-9"]])
+def test_an_option_of_a_strong_solve_asks_for_one_by_itself(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            option: list[str]) -> None:
+    """`gdl solve FILE --out DB` was refused ("--out needs --strong"): it solves every position,
+    5,478 for tic-tac-toe (counted by a walk in test_solve_strong_json_has_the_documented_keys),
+    as --strong does."""
+    if option[0] == "--out":
+        option = ["--out", str(tmp_path / option[1])]
+    status, out, _ = run(capsys, "solve", TICTACTOE, *option, "--json")
+    assert status == 0
+    answer = json.loads(out)
+    assert answer["algorithm"] == "strong" and answer["positions"] == 5478 and answer["value"] == 0
+    if option[0] == "--out":
+        assert gdl.Tablebase(option[1]).meta["positions"] == 5478
 
 
 COUNT_UP = """game "Count up"
