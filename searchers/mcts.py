@@ -153,7 +153,7 @@ class _Uct:
         self.highest: Value | None = None if bounds is None else bounds[1]
         self.declared_scale = bounds is not None
         # The payoffs' range for scaling: declared, or the lowest and highest seen so far.
-        self.low, self.high = (float(bounds[0]), float(bounds[1])) if bounds else (math.inf, -math.inf)
+        self.low, self.high = self.floats(bounds) if bounds else (math.inf, -math.inf)
         self.nodes = self.leaves = self.repetitions = self.deepest = self.iterations = 0
         self.chance_repetitions = 0  # of the repetitions, those the dice brought back
 
@@ -328,9 +328,20 @@ class _Uct:
                 )
 
     @typeguard_ignore
+    def floats(self, scores: Sequence[Value]) -> list[float]:
+        """``scores`` as the floats the search averages, or SearchError, in words, for a score
+        past their range (a game may score 10**400: an integer the language allows)."""
+        try:
+            return [float(x) for x in scores]
+        except OverflowError:
+            raise SearchError(f"Monte Carlo tree search averages scores as floats, and {game_name(self.game)} can "
+                              "end with a score past their range (about 1.8e308): give the game smaller scores"
+                              ) from None
+
+    @typeguard_ignore
     def back_up(self, path: list[_Node], payoff: PayoffVector) -> None:
         """Add ``payoff`` to every node on ``path``, then prove what the last node's proof proves."""
-        scores = [float(x) for x in payoff]
+        scores = self.floats(payoff)
         if not self.declared_scale:
             self.low = min(self.low, *scores)
             self.high = max(self.high, *scores)

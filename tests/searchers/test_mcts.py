@@ -332,3 +332,20 @@ def test_repetitions_through_the_dice_are_told_from_the_others(seed: int) -> Non
     passing = mcts(gdl.loads(DICE_THEN_PASS), iterations=300, seed=seed)
     assert passing.stats.repetitions > 0 and passing.stats.chance_repetitions == 0
     assert "chance nodes" not in (passing.inexact_reason or "")
+
+
+@pytest.mark.parametrize("utility, declared", [("10**400 if mover == A else -1", False),
+                                               ("1" + "0" * 400 + " if mover == A else -1", True)],
+                         ids=["computed", "written, so bounds are declared"])
+def test_scores_past_the_floats_are_refused_in_words(utility: str, declared: bool) -> None:
+    """The coin game with a win worth 10**400, an integer the language allows: the search
+    averages floats, and said so only as Python's OverflowError (an internal error), in its
+    playouts or, where the file writes the score and so declares the range, as it began."""
+    import gdl
+    from tests.strong.test_plain_solve import COIN
+
+    game = gdl.loads(COIN.replace("utility = 1 if mover == A else -1", f"utility = {utility}"))
+    assert (game.utility_bounds is not None) == declared
+    with pytest.raises(SearchError, match=r"averages scores as floats, and Coin can end with a score past their "
+                                          r"range \(about 1.8e308\): give the game smaller scores"):
+        mcts(game, iterations=50, seed=1)
