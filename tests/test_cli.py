@@ -405,3 +405,28 @@ def test_a_full_table_says_whether_it_kept_to_memory_or_to_its_fewest_entries(ca
     assert main(["solve", "games/connect.gdl", "-p", "rows=4", "-p", "cols=4", "--memory", "300K"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Connect-k: draw (value 0)") and " were dropped, to stay within --memory (more memory" in out
+
+
+def test_a_principal_variation_says_where_it_stops_short_of_the_end(tmp_path: Path) -> None:
+    """Hog to 10 with up to 2 dice: after the first choice (2 dice, as the game's header says)
+    the dice move; take-away with a pass: from 3 stones both pass, and the line ends where the
+    position comes back; from 4, where a repetition scores 1 for First, alpha-beta meets one
+    repeated position, said in the singular."""
+    hog = gdl("solve", "games/hog.gdl", "-p", "goal=10", "-p", "dice=2")
+    assert hog.returncode == 0 and "\nprincipal variation: 2 (then the dice)\n" in hog.stdout  # the header's best
+    def take_or_pass(stones: int, repetition: int) -> Path:
+        path = tmp_path / f"take{stones}.gdl"
+        path.write_text(f'game "Take"\nplayers First, Second\nstate:\n    pile = {stones}\n    mover = First\n'
+                        'to_move = mover\nmoves = [n for n in [1, 2] if n <= pile] + ["pass"]\nresult(n):\n'
+                        '    pile -= 0 if n == "pass" else n\n    mover = other(mover)\nterminal = pile == 0\n'
+                        f"utility = 1 if mover == Second else -1\nrepetition = {repetition}\n")
+        return path
+
+    # From 3 stones a take leaves the other side the rest: both pass, and the position repeats.
+    done = gdl("solve", str(take_or_pass(3, 0)))
+    assert done.returncode == 0, done.stderr
+    assert "Take: draw (value 0)\nbest move for First: pass\nprincipal variation: pass, pass (then a position " \
+           "comes back)\n" in done.stdout
+    done = gdl("solve", str(take_or_pass(4, 1)))
+    assert done.returncode == 0, done.stderr  # the count's words named a local, and were an internal error
+    assert done.stdout.endswith(", 1 repeated position scored by the repetition rule\n")

@@ -279,6 +279,23 @@ def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item
     return named
 
 
+def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dice: bool, remoteness: bool) -> list[str]:
+    """The lines that list every move of a position solved (``rows``: each move's name, value
+    for the ``first`` player, remoteness and, where the ``dice`` move, probability), as `gdl
+    query` and `gdl solve --strong` print them; a column of remoteness where the game has one
+    (``remoteness``: none with dice, where only a finished game has one)."""
+    if dice:
+        lines = [f"every outcome of the dice (its probability, the value for {first}):"]
+    else:
+        lines = [f"every move (value for {first}{', remoteness' if remoteness else ''}):"]
+    width = max(len(name) for name, *_ in rows)
+    for name, value, steps, probability in rows:
+        chance = f"{number_text(probability)}  " if dice else ""
+        ends = f"  in {steps}" if remoteness and steps is not None else ""
+        lines.append(f"  {name.ljust(width)}  {chance}{number_text(value)}{ends}")
+    return lines
+
+
 def check_start_names(game: Any) -> None:
     """``by_move_name``'s error for the start's moves (or its dice's outcomes), raised before a
     search whose JSON lists them by name rather than after it: a strong solve would have

@@ -8,7 +8,7 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_text, number_text, parse_params, say,
+    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_table, move_text, number_text, parse_params, say,
     UsageError,
 )
 from gdl.resolve import Resolver
@@ -136,17 +136,11 @@ def run(args: argparse.Namespace) -> int:
         + (", the `repetition` score: the game never ends with perfect play" if endless else ""))
     if found["best_move"] is not None:
         say(f"best move for {found['to_move']}: {found['best_move']}")
-    width = max(len(m) for m in found["move_values"])
     chances = found["move_probabilities"]
-    if chances is None:  # a game of dice has no remoteness
-        say(f"every move (value for {game.players[0]}{'' if base.has_chance else ', remoteness'}):")
-    else:
-        say(f"every outcome of the dice (its probability, the value for {game.players[0]}):")
-    for name, value in found["move_values"].items():
-        chance = "" if chances is None else f"{number_text(chances[name])}  "
-        # With dice only a finished game has a remoteness (0): no column for it.
-        ends = "" if base.has_chance else _remoteness_text(found["move_remoteness"][name], short=True)
-        say(f"  {name.ljust(width)}  {chance}{number_text(value)}{ends}")
+    rows = [(name, value, found["move_remoteness"][name], None if chances is None else chances[name])
+            for name, value in found["move_values"].items()]
+    for line in move_table(game.players[0], rows, dice=chances is not None, remoteness=not base.has_chance):
+        say(line)
     return 0
 
 

@@ -22,7 +22,7 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
     dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
-    load_game, memory_size, move_text, number_text, parse_params, plain_winner, refused, run_searcher, say,
+    load_game, memory_size, move_table, move_text, number_text, parse_params, plain_winner, refused, run_searcher, say,
     show_status, size_text, terminate_as_interrupt, value_text, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
@@ -211,7 +211,8 @@ def result_text(game: Any, result: Any) -> str:
         lines.append("the initial state is terminal: no move to make")
     else:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.move)}")
-        lines.append("principal variation: " + line_text(game, result.pv))
+        lines.append("principal variation: " + line_text(game, result.pv)
+                     + line_end(game, result.pv, "then the search looked no further"))
         whose = (f"for {player}" if player is not None else "each player's payoff" if isinstance(result.value, dict)
                  else f"for {game.players[0]}")
         lines.append(f"value of each move ({whose}):")
@@ -228,10 +229,11 @@ def result_text(game: Any, result: Any) -> str:
             lines.append("  (<= and >= are bounds: the search proved only that these moves are no better"
                          + (" than the estimate of the best)" if estimated else ")"))
     stats = result.stats
-    counted = f", {stats.iterations:,} playouts" if result.visits is not None else ""
+    playouts = f", {stats.iterations:,} playouts" if result.visits is not None else ""
     lines.append(
-        f"{result.algorithm}: {stats.nodes:,} node{'s' if stats.nodes != 1 else ''}{counted}, depth {stats.depth}, {stats.seconds:.2f} s"
-        + (f", {stats.repetitions} repeated positions scored by the repetition rule" if stats.repetitions else "")
+        f"{result.algorithm}: {counted(stats.nodes, 'node')}{playouts}, depth {stats.depth}, {stats.seconds:.2f} s"
+        + (f", {counted(stats.repetitions, 'repeated position')} scored by the repetition rule"
+           if stats.repetitions else "")
     )
     if stats.table_evictions:
         within = ("the fewest a table holds, whatever --memory says" if stats.table_capacity <= FEWEST_ENTRIES
@@ -649,11 +651,13 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     if result.best_move is not None:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
         line = line_text(game, list(result.principal_variation))
-        lines.append(f"principal variation: {line}{_line_end(game, result)}")
+        end = line_end(game, result.principal_variation, "and on: the line is cut there")
+        lines.append(f"principal variation: {line}{end}")
     elif result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node")
     else:
         lines.append("the initial state is terminal: no move to make")
+    lines.extend(_start_moves(game, result))
     lines.append(f"positions: {result.positions:,} reachable from the start, {result.terminal:,} of them terminal")
     lines.extend(_outcome_lines(game, result))
     if result.endless:
@@ -680,21 +684,40 @@ def _has_chance(game: Any) -> bool:
     return bool(getattr(game, "has_chance", False))
 
 
-def _line_end(game: Any, result: StrongResult) -> str:
-    """Where a strong solve's principal variation stops, if not at the end of the game."""
+def _start_moves(game: Any, result: StrongResult) -> list[str]:
+    """The value of each of the start's moves (or of its dice's outcomes, with their
+    probabilities), as `gdl query` lists them."""
+    if not result.move_values:
+        return []
+    dice = result.to_move is None
+    chances = dict(game.chance_outcomes(game.initial_state())) if dice else {}
+    rows = [(move_text(game, move), value, result.move_remoteness[move], chances.get(move))
+            for move, value in result.move_values.items()]
+    lines = move_table(game.players[0], rows[:_MOVES_SHOWN], dice=dice, remoteness=not result.has_chance)
+    if len(rows) > _MOVES_SHOWN:
+        lines.append(f"  ... ({len(rows):,} in all; --json lists them)")
+    return lines
+
+
+_MOVES_SHOWN = 30  # the most of the start's moves listed in the text
+
+
+def line_end(game: Any, line: list[Any] | tuple[Any, ...], cut: str) -> str:
+    """Where a principal variation stops, if not at the end of the game: where the dice move,
+    where a position comes back, else (``cut``) where the search looked no further."""
     position = position_of(game) or (lambda state: state)
     state = game.initial_state()
     met = {position(state)}
-    for move in result.principal_variation:
+    for move in line:
         state = game.result(state, move)
         met.add(position(state))
     if game.is_terminal(state):
         return ""
     if _has_chance(game) and game.is_chance(state):
         return " (then the dice)"
-    if len(met) <= len(result.principal_variation):  # the last position is one met before
+    if len(met) <= len(line):  # the last position is one met before
         return " (then a position comes back)"
-    return " (and on: the line is cut there)"
+    return f" ({cut})"
 
 
 def _plies(remoteness: int | None) -> str:

@@ -724,8 +724,10 @@ def test_a_principal_variation_stops_where_a_position_comes_back_or_the_dice_mov
 
 
 def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(capsys: pytest.CaptureFixture[str],
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """The text gives the line (its moves proven above), and says where it stops short of an end."""
+                                                                           monkeypatch: pytest.MonkeyPatch,
+                                                                           tmp_path: Path) -> None:
+    """The text gives the line (its moves proven above), and says where it stops short of an
+    end; and every move of the start, or every outcome where the dice move first."""
     from gdl.cli import main
 
     assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
@@ -734,6 +736,23 @@ def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(caps
     assert main(["solve", "games/pig.gdl", "-p", "goal=10", "--strong"]) == 0
     assert "\nprincipal variation: roll (then the dice)\n" in capsys.readouterr().out
     from searchers.strong import solver
+    from tests.strong.test_plain_solve import COIN
+
+    game = gdl.load(Path("games/tictactoe.gdl"))
+    brute = brute_remoteness(game)
+    start = game.initial_state()
+    assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("every move (value for X, remoteness):\n"):out.index("positions: ")].splitlines()[1:]
+    assert table == [f"  {game.format_move(move)}  {brute(game.result(start, move))[0]}  "
+                     f"in {brute(game.result(start, move))[1]}" for move in game.actions(start)]  # 0 in 8 each
+    # The coin game with the coin in the air at the start: heads, A has won (1); tails, B is to
+    # flip, and B's chance of being first to throw heads is 2/3: -1/3 for A.
+    coin = tmp_path / "coin.gdl"
+    coin.write_text(COIN.replace("    flipping = false", "    flipping = true"))
+    assert main(["solve", str(coin), "--strong"]) == 0
+    assert "every outcome of the dice (its probability, the value for A):\n  heads  1/2 (~0.5000)  1\n" \
+           "  tails  1/2 (~0.5000)  -1/3 (~-0.3333)\n" in capsys.readouterr().out
 
     monkeypatch.setattr(solver, "_LINE_LIMIT", 3)  # a line past the most kept
     assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
