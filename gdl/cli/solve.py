@@ -433,13 +433,15 @@ def _cgroup_limit_files() -> list[str]:
     return files
 
 
-def _too_many(memory: int | None) -> str:
-    """Why a solve of every position of a game without tiers stopped at ``memory`` bytes."""
+def _too_many(memory: int | None, out: str | None = None) -> str:
+    """Why a solve of every position of a game without tiers stopped at ``memory`` bytes (into
+    the tablebase ``out``, if one was asked for)."""
     most = (memory or 0) // _BYTES_A_POSITION
     held = f"more than {most:,} position{'s' if most != 1 else ''}, as many as" if most else "more positions than"
+    written = "" if out is None else f"; nothing was written to {out}"
     return (f"{held} {size_text(memory or 0)} holds (--memory; about {_BYTES_A_POSITION:,} bytes each) for a game "
-            "without a `tier`, which is solved in "
-            "memory; nothing was written. Declare a `tier` to solve it tier by tier, or allow more with --memory; "
+            f"without a `tier`, which is solved in memory{written}. Declare a `tier` to solve it tier by tier, or "
+            "allow more with --memory; "
             "if the positions never stop growing, the game may never end (`gdl check --deep` looks for such a line "
             "of play)")
 
@@ -564,7 +566,7 @@ def run_strong(args: argparse.Namespace) -> int:
                                        factory=partial(build, game.source.text, game.source.name,
                                                        parse_params(args.param, args.file)))
     except _TooMany:
-        raise UsageError(_too_many(memory)) from None
+        raise UsageError(_too_many(memory, args.out)) from None
     if isinstance(result, int):
         return result
     say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))

@@ -599,8 +599,13 @@ def test_a_strong_solve_in_memory_stops_at_memory(capsys: pytest.CaptureFixture[
     status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "300K")
     assert (status, out) == (2, "")
     assert err.startswith("gdl solve: error: more than 307 positions, as many as 300K holds (--memory; about "
-                          "1,000 bytes each) for a game without a `tier`, which is solved in memory; nothing was "
-                          "written. Declare a `tier`"), err
+                          "1,000 bytes each) for a game without a `tier`, which is solved in memory. Declare a "
+                          "`tier`"), err
+    # With --out it says that the tablebase was not written (without, it said so of no file).
+    db = tmp_path / "count.sqlite"
+    status, out, err = run(capsys, "solve", str(game), "--out", str(db), "--memory", "300K")
+    assert status == 2 and f"which is solved in memory; nothing was written to {db}. Declare" in err, err
+    assert not db.exists()
     # Ends at 5: 12 positions (totals 0 to 6; each total but 0 and 1 with either player to move).
     game.write_text(COUNT_UP.replace("terminal = total < 0", "terminal = total >= 5"))
     status, out, err = run(capsys, "solve", str(game), "--strong", "--memory", "12K")
