@@ -187,28 +187,24 @@ class Tablebase:
         return self._row(state)[1]
 
     def best_move(self, state: Any) -> Any:
-        """The best move in ``state`` (None in a finished game or at a chance node)."""
-        value, remoteness, best = self._row(state)
-        if best is None:
+        """The best move in ``state`` (None in a finished game or at a chance node): the move at
+        the place the tablebase keeps, or, where an equal state lists its moves in another order,
+        a move that keeps the value, as fast as the remoteness says (``kept_move``)."""
+        from searchers.strong import kept_move
+        from searchers.strong.solution import NEVER, NO_MOVE
+
+        def answer(position: Any) -> tuple[Any, int, int]:
+            value, remoteness, best = self._row(position)
+            return value, NEVER if remoteness is None else remoteness, NO_MOVE if best is None else best
+
+        value, remoteness, best = answer(state)
+        if best == NO_MOVE:
             return None
         moves = self.game.actions(state)
         if best >= len(moves):
             raise GdlTablebaseError(f"the tablebase is damaged: it gives move {best + 1} as the best of a "
                                     f"position with {len(moves)} moves", file=str(self.path))
-        # The best move is kept as its place among the moves of the state the solve met; an
-        # equal state may list them in another order (a loop over a set or a map goes the way
-        # its items were added), and there the place names another move: then the best is
-        # a move that keeps the value, as fast as the remoteness says.
-        if self._keeps(state, moves[best], value, remoteness):
-            return moves[best]
-        return next((move for move in moves if self._keeps(state, move, value, remoteness)), moves[best])
-
-    def _keeps(self, state: Any, move: Any, value: Any, remoteness: int | None) -> bool:
-        """Whether ``move`` leads to a position worth ``value`` (within the solve's bound on
-        its error), one ply nearer the end where the end is counted."""
-        after, left, _ = self._row(self.game.result(state, move))
-        slack = self.meta.get("residual") or 0
-        return abs(after - value) <= slack and (remoteness is None or left is None or left == remoteness - 1)
+        return kept_move(self.game, state, moves, best, answer, value, remoteness, self.meta.get("residual") or 0)
 
     def check_game(self, game: Any) -> None:
         """Raise GdlTablebaseError unless this tablebase solves ``game`` (same file, same parameters)."""

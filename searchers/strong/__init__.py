@@ -20,15 +20,16 @@ from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory
 from .solver import (
-    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, outcome_counts,
-    solve_whole, value_text,
+    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, kept_move,
+    outcome_counts, solve_whole, value_text,
 )
 from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "outcome_counts",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "kept_move",
+    "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "value_text",
 ]
 

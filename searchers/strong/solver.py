@@ -333,7 +333,9 @@ def kept_move(game: Game, state: State, moves: Sequence[Move], best: int,
     """The best move of ``state``, kept as its place among the moves of the state the solve
     met: an equal state may list them in another order (a loop over a set or a map goes the
     way its items were added), and there the place names another move; then the best is the
-    first move that keeps the value, one ply nearer the end where the end is counted."""
+    first move that keeps the value (within ``slack``), one ply nearer the end where the end is
+    counted.  ``answer`` gives a state's value, remoteness (NEVER: none) and best move's place;
+    the readers of a tablebase use it too."""
     def keeps(move: Move) -> bool:
         after, left, _ = answer(game.result(state, move))
         near = after == value or abs(after - value) <= slack  # type: ignore[operator]  # Value's kinds mix
