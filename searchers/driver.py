@@ -236,7 +236,7 @@ def _depth_first(
                 if chance_depth > first_seen:
                     chance_cycles += 1  # the cycle passes through the dice: not a rule of the game
                     if config.stop_at_chance_cycle:
-                        raise ChanceCycleMet(f"a position repeats through chance nodes {ply} moves down")
+                        raise ChanceCycleMet(ply)
                 line = None
                 value = score_repetition(state)
                 if tracer is not None:

@@ -182,7 +182,7 @@ def _maxn_iterations(
                 if chance_depth > first_seen:
                     chance_cycles += 1  # the cycle passes through the dice: not a rule of the game
                     if stop_at_chance_cycle:
-                        raise ChanceCycleMet(f"a position repeats through chance nodes {ply} moves down")
+                        raise ChanceCycleMet(ply)
                 line, cut_short = None, False
                 value = repetition_of(state)
                 if tracer is not None:

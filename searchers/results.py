@@ -40,6 +40,14 @@ class ChanceCycleMet(Exception):
     could only score the game's repetition rule: for two players, the strong solver
     (``solve_strong``) gives the true values there."""
 
+    def __init__(self, ply: int) -> None:
+        """The repetition met ``ply`` moves below the search's root."""
+        super().__init__(ply)  # the arguments, as a pickle rebuilds it
+        self.ply = ply
+
+    def __str__(self) -> str:
+        return f"a position repeats through chance nodes {self.ply} moves down"
+
 
 @dataclass(frozen=True)
 class SearchStats:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import pickle
 from fractions import Fraction
 from pathlib import Path
 
@@ -255,9 +256,11 @@ def test_expectiminimax_and_maxn_stop_at_the_first_cycle_through_the_dice_when_a
     path = tmp_path / "coin.gdl"
     path.write_text(COIN)
     game = gdl.load(path)
-    with pytest.raises(ChanceCycleMet, match="repeats through chance nodes"):
+    # A flips, tails, B flips, tails: A is about to flip again, 4 moves down.
+    with pytest.raises(ChanceCycleMet, match="repeats through chance nodes 4 moves down") as met:
         expectiminimax(game, table=True, stop_at_chance_cycle=True)
+    assert met.value.ply == 4 and pickle.loads(pickle.dumps(met.value)).ply == 4
     assert expectiminimax(game, table=True).value == Fraction(1, 4)
-    with pytest.raises(ChanceCycleMet, match="repeats through chance nodes"):
+    with pytest.raises(ChanceCycleMet, match="repeats through chance nodes 4 moves down"):
         maxn(game, stop_at_chance_cycle=True)
     assert maxn(game).exact is False
