@@ -26,7 +26,7 @@ from gdl.kinds import Kind
 from interpreter.lowered import Computed, Hoisted, Loaded, Position
 from interpreter.passes import Passes
 from interpreter.unrolling import Unroller
-from interpreter.writer import Writer
+from interpreter.writer import Writer, marked, unmarked
 
 # What the compiler writes into the code from the tree besides literals: names (checked
 # against the grammar's NAME) and operators (checked against the grammar's).
@@ -120,9 +120,10 @@ class Emitter:
 
     # ---- expressions
     def expr(self, node: model.Expr) -> str:
-        """The Python expression for `node`."""
+        """The Python expression for `node`, marked with its position in the file (the writer
+        keeps where it lies in its line, for the errors of a rule that fails there)."""
         method: Callable[[Any], str] = getattr(self, "_expr_" + type(node).__name__)
-        return method(node)
+        return marked(method(node), node)
 
     def _expr_Constant(self, node: model.Constant) -> str:
         return self.literal(node.value)
@@ -143,7 +144,7 @@ class Emitter:
         return node.name
 
     def _expr_Hoisted(self, node: Hoisted) -> str:
-        code = self.expr(node.value)
+        code, _ = unmarked(self.expr(node.value))  # the same call, wherever it stands, computed once
         return self.function.hoisted.setdefault(code, self.fresh("h"))
 
     def _expr_FieldRef(self, node: model.FieldRef) -> str:

@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from types import CodeType, FrameType
+from types import CodeType, FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from gdl import _hot, model
@@ -22,6 +22,7 @@ from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, state_c
 from interpreter import runtime
 from interpreter.passes import Passes
 from interpreter.program import Program
+from interpreter.writer import Span, innermost
 
 if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
     from typeguard import typeguard_ignore
@@ -216,6 +217,7 @@ class Game(BaseGame):
         names.update({"State": self.State})
         self._names = names
         self._positions: dict[int, tuple[int, int]] = {}
+        self._spans: dict[int, list[Span]] = {}
         with room_for_nesting():
             program = Program(checked, passes)
             self._exec(program, program.load_source())
@@ -312,6 +314,7 @@ class Game(BaseGame):
     def _exec(self, program: Program, source: str) -> None:
         """Run one part of the program's source, with the values it brings (data, not text)."""
         self._positions = program.writer.line_positions()
+        self._spans = program.writer.line_spans()
         code = self._python_code(source)
         self._names.update(program.emitter.constants)
         self._names.update(program.extra)
@@ -420,13 +423,14 @@ class Game(BaseGame):
             return error
         line_number = None
         frame = None
-        trace = error.__traceback__
+        last = error.__traceback__
+        trace = last
         while trace is not None:
             if trace.tb_frame.f_code.co_filename == self._filename and trace.tb_lineno in self._positions:
-                line_number, frame = trace.tb_lineno, trace.tb_frame
+                line_number, frame, last = trace.tb_lineno, trace.tb_frame, trace
             trace = trace.tb_next
         if line_number is not None:
-            line, column = self._positions[line_number]
+            line, column = self._failed_at(last, line_number) if last is not None else self._positions[line_number]
         elif rule is not None and rule in self.checked.definitions:
             node = self.checked.definitions[rule].node
             line, column = node.line, node.column
@@ -438,6 +442,20 @@ class Game(BaseGame):
             state_text=self._describe(state) if state is not None else None,
             names_text=None if frame is None else self._names_read(frame, self.source.line(line) or ""),
         )
+
+    def _failed_at(self, trace: TracebackType, line_number: int) -> tuple[int, int]:
+        """The file's position of the expression that failed on generated line ``line_number``
+        (the innermost marked one around the part of the line Python ran last), or its
+        statement's."""
+        positions = list(trace.tb_frame.f_code.co_positions())
+        index = trace.tb_lasti // 2
+        if 0 <= index < len(positions):
+            first, last, start, end = positions[index]
+            if first == last == line_number and start is not None and end is not None:
+                span = innermost(self._spans.get(line_number, []), start, end)
+                if span is not None:
+                    return span.line, span.column
+        return self._positions[line_number]
 
     def _names_read(self, frame: FrameType, line: str) -> str | None:
         """The values of the local names (a move, a function's arguments, a loop's variable)

@@ -263,7 +263,7 @@ class Program:
             outer.extend(body)
             return
         outer.emit("try:")
-        body.lines = ["    " + line for line in body.lines]
+        body.shift()
         outer.extend(body)
         outer.emit("except:")
         if again is None:

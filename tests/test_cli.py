@@ -155,9 +155,9 @@ def test_a_rule_that_fails_while_running_is_reported_with_the_state(tmp_path: Pa
     run = gdl("perft", str(path), "--depth", "2")
     assert run.returncode == 1
     assert run.stderr.splitlines() == [
-        f"{path}:8:5: error: division by zero",
+        f"{path}:8:10: error: division by zero",  # at the division
         "        n += 1 / (m - 2)",
-        "        ^",
+        "             ^",
         "where:",  # the move the rule was given: the local names the line reads
         "    m = 2",
         "in the state:",
@@ -168,9 +168,9 @@ def test_a_rule_that_fails_while_running_is_reported_with_the_state(tmp_path: Pa
     run = gdl("solve", str(path))
     assert run.returncode == 1
     assert run.stderr.splitlines()[:6] == [
-        f"{path}:8:5: error: division by zero",
+        f"{path}:8:10: error: division by zero",  # at the division
         "        n += 1 / (m - 2)",
-        "        ^",
+        "             ^",
         "where:",
         "    m = 2",
         "in the state:",

@@ -1,5 +1,5 @@
 """Rules that fail while the game runs: a GdlRuntimeError naming the file, the line and column
-of the failing rule, and the state it failed in; and failures while a game loads."""
+of what failed (the expression, or the statement), and the state it failed in; and failures while a game loads."""
 
 from __future__ import annotations
 
@@ -74,19 +74,19 @@ CASES = [
         "division by zero",
         dict(body="    n = 1 / m"),
         play(0),
-        "division by zero", 9, 5, "    n = 1 / m",
+        "division by zero", 9, 9, "    n = 1 / m",
     ),
     (
         "floor division by zero",
         dict(body="    n = 7 // m"),
         play(0),
-        "division by zero", 9, 5, "    n = 7 // m",
+        "division by zero", 9, 9, "    n = 7 // m",
     ),
     (
         "modulo zero",
         dict(body="    n = 7 % m"),
         play(0),
-        "division by zero", 9, 5, "    n = 7 % m",
+        "division by zero", 9, 9, "    n = 7 % m",
     ),
     (
         "division by zero in the evaluation",
@@ -129,73 +129,73 @@ CASES = [
         "missing map key",
         dict(body="    n = {1: 10, 2: 20}[m]"),
         play(0),
-        "the map has no key 0", 9, 5, "    n = {1: 10, 2: 20}[m]",
+        "the map has no key 0", 9, 9, "    n = {1: 10, 2: 20}[m]",
     ),
     (
         "list index out of range",
         dict(body="    n = [10, 20][m + 5]"),
         play(0),
-        "an index is out of range", 9, 5, "    n = [10, 20][m + 5]",
+        "an index is out of range", 9, 9, "    n = [10, 20][m + 5]",
     ),
     (
         "get without a default",
         dict(body="    n = get({1: 10}, m)"),
         play(0),
-        "get() found nothing at 0; give a default: get(x, key, default)", 9, 5, "    n = get({1: 10}, m)",
+        "get() found nothing at 0; give a default: get(x, key, default)", 9, 9, "    n = get({1: 10}, m)",
     ),
     (
         "index of a missing item",
         dict(body="    n = index([5, 6], m)"),
         play(0),
-        "0 is not in (5, 6)", 9, 5, "    n = index([5, 6], m)",
+        "0 is not in (5, 6)", 9, 9, "    n = index([5, 6], m)",
     ),
     (
         "min of an empty list",
         dict(body="    n = min([k for k in [m] if k > 5])"),
         play(0),
-        "min() of an empty list", 9, 5, "    n = min([k for k in [m] if k > 5])",
+        "min() of an empty list", 9, 9, "    n = min([k for k in [m] if k > 5])",
     ),
     (
         "range with step zero",
         dict(body="    n = len(range(0, 5, m))"),
         play(0),
-        "range() step must not be zero", 9, 5, "    n = len(range(0, 5, m))",
+        "range() step must not be zero", 9, 13, "    n = len(range(0, 5, m))",
     ),
     (
         "directions other than 4 or 8",
         dict(body="    n = len(directions(m + 5))"),
         play(0),
-        "directions() takes 4 or 8, got 5", 9, 5, "    n = len(directions(m + 5))",
+        "directions() takes 4 or 8, got 5", 9, 13, "    n = len(directions(m + 5))",
     ),
     (
         "an exponent too large",
         dict(body="    n = 2 ** (m + 20000)"),
         play(0),
-        "an exponent may be at most 10,000, not 20000", 9, 5, "    n = 2 ** (m + 20000)",
+        "an exponent may be at most 10,000, not 20000", 9, 9, "    n = 2 ** (m + 20000)",
     ),
     (
         "too many tuples",
         dict(body="    n = len(product(range(10), m + 7))"),
         play(0),
-        "product() would make 70,000,000 items, more than the 1,000,000 one value may have", 9, 5, "    n = len(product(range(10), m + 7))",
+        "product() would make 70,000,000 items, more than the 1,000,000 one value may have", 9, 13, "    n = len(product(range(10), m + 7))",
     ),
     (
         "a grid of no rows, at run time",
         dict(body="    board = grid(m, 2, empty)"),
         play(0),
-        "a grid needs positive numbers of rows and columns, got 0 x 2", 9, 5, "    board = grid(m, 2, empty)",
+        "a grid needs positive numbers of rows and columns, got 0 x 2", 9, 13, "    board = grid(m, 2, empty)",
     ),
     (
         "error() with the game's own message",
         dict(body='    n = m if m < 1 else error("move " + str(m) + " is not allowed here")'),
         play(1),
-        "move 1 is not allowed here", 9, 5, '    n = m if m < 1 else error("move " + str(m) + " is not allowed here")',
+        "move 1 is not allowed here", 9, 25, '    n = m if m < 1 else error("move " + str(m) + " is not allowed here")',
     ),
     (
         "split() with an empty separator",
         dict(body='    n = len(split("ab", ""))'),
         play(0),
-        "split() needs a separator of at least one character", 9, 5, '    n = len(split("ab", ""))',
+        "split() needs a separator of at least one character", 9, 13, '    n = len(split("ab", ""))',
     ),
     (
         "a pattern that does not fit",
@@ -208,7 +208,7 @@ CASES = [
         "a value of the wrong kind",
         dict(body='    n = [1, "x"][m + 1] + 1'),
         play(0),
-        "`+` cannot join a string and an integer", 9, 5,
+        "`+` cannot join a string and an integer", 9, 9,
         '    n = [1, "x"][m + 1] + 1',
     ),
     # Python's words for a mistake of kind, said in the language's (Python's were "'<' not
@@ -217,19 +217,19 @@ CASES = [
         "values of two kinds compared",
         dict(body='    n = min(m, "three")'),
         play(0),
-        "a string and an integer cannot be compared (`<`)", 9, 5, '    n = min(m, "three")',
+        "a string and an integer cannot be compared (`<`)", 9, 9, '    n = min(m, "three")',
     ),
     (
         "an operator that does not take the kind",
         dict(body='    n = [1, "x"][m + 1] - 1'),
         play(0),
-        "`-` cannot take a string and an integer", 9, 5, '    n = [1, "x"][m + 1] - 1',
+        "`-` cannot take a string and an integer", 9, 9, '    n = [1, "x"][m + 1] - 1',
     ),
     (
         "a loop over an integer",
         dict(body='    n = count(x for x in [1, "x"][m])'),
         play(0),
-        "an integer holds no items to go through", 9, 5, '    n = count(x for x in [1, "x"][m])',
+        "an integer holds no items to go through", 9, 15, '    n = count(x for x in [1, "x"][m])',
     ),
     (
         "a pattern over an integer",
@@ -248,6 +248,33 @@ def test_rule_failure(game: dict[str, str], action: Callable[[Any], object], mes
     assert error.source_line == source_line
     assert error.state_text == STATE_TEXT
     assert "Traceback" not in error.format()
+
+
+# Rules that fail in one part of a line, and that part: the caret points at it (its place found
+# here by its text in the line), not at the start of the statement.
+FAILING_PARTS = [
+    ("an index inside a sum", dict(body="    n = n + [10, 20][m + 5] * 2"), play(0), 9, "[10, 20][m + 5]"),
+    ("after letters beyond ASCII", dict(body='    n = len("ééé") + [1][m + 5]'), play(0), 9, "[1][m + 5]"),
+    ("in a function the rule calls", dict(body="    n = 2 + half(m)", extra="def half(x) = 3 + 1 / (x - 1)\n"),
+     play(1), 12, "1 / (x - 1)"),
+    ("in a comprehension", dict(moves="[k for k in [0, 1] if 10 // (k - n) > 0]"), lambda g: g.actions(start(g)), 7,
+     "10 // (k - n)"),
+    ("in a branch of a conditional", dict(terminal="n > 5 if n > 0 else [1][n + 3] == 1"),
+     lambda g: g.is_terminal(start(g)), 10, "[1][n + 3]"),
+    ("a call inside a call", dict(body="    n = len(range(0, 5, m)) + 1"), play(0), 9, "range(0, 5, m)"),
+    ("a call computed once for a whole comprehension", dict(moves="[k for k in [0, 1] if k < get({1: 2}, n)]"),
+     lambda g: g.actions(start(g)), 7, "get({1: 2}, n)"),
+]
+
+
+@pytest.mark.parametrize(("game", "action", "line", "part"), [c[1:] for c in FAILING_PARTS],
+                         ids=[c[0] for c in FAILING_PARTS])
+def test_the_caret_points_at_the_part_of_the_line_that_failed(game: dict[str, str], action: Callable[[Any], object],
+                                                              line: int, part: str) -> None:
+    error = run_error(build(**game), action)
+    assert error.line == line and error.source_line is not None
+    assert error.column == error.source_line.index(part) + 1
+    assert error.format().splitlines()[2] == " " * (4 + error.source_line.index(part)) + "^"
 
 
 def test_the_message_shows_where_and_in_which_state() -> None:
@@ -270,8 +297,9 @@ def test_the_message_shows_the_local_names_the_failing_line_reads() -> None:
     line does not read are left out, and a long value is cut."""
     error = run_error(build(body="    let k = m + 1\n    n = [10, 20][m + n + 5]"), play(0))
     assert (error.message, error.names_text) == ("an index is out of range", "m = 0")
-    assert error.format().startswith("<string>:10:5: error: an index is out of range\n"
-                                     "        n = [10, 20][m + n + 5]\n        ^\nwhere:\n    m = 0\nin the state:\n")
+    # The caret points at the expression that failed (the indexing), not at the statement.
+    assert error.format().startswith("<string>:10:9: error: an index is out of range\n"
+                                     "        n = [10, 20][m + n + 5]\n            ^\nwhere:\n    m = 0\nin the state:\n")
     error = run_error(build(body="    n = half(m)", extra="def half(x) = 1 / (x - 1)\n"), play(1))
     assert (error.message, error.line, error.names_text) == ("division by zero", 12, "x = 1")
     error = run_error(build(moves="[10 // (i - 2 + n) for i in range(3)]"), lambda g: g.actions(start(g)))
@@ -313,7 +341,7 @@ def test_the_state_is_shown_even_when_display_fails() -> None:
 def test_a_failing_display_is_a_rule_error() -> None:
     game = build(extra="display = str(1 / n)\n")
     error = run_error(game, lambda g: g.display(start(g)))
-    assert (error.message, error.line, error.column) == ("division by zero", 12, 11)
+    assert (error.message, error.line, error.column) == ("division by zero", 12, 15)  # at `1 / n`
 
 
 def test_a_failing_to_move_is_a_rule_error() -> None:
@@ -347,7 +375,7 @@ def test_a_file_names_itself_in_rule_errors(tmp_path: Path) -> None:
     game = gdl.load(path)
     error = run_error(game, play(0))
     assert error.file == str(path)
-    assert error.format().startswith(f"{path}:9:5: error: division by zero\n")
+    assert error.format().startswith(f"{path}:9:9: error: division by zero\n")
 
 
 def test_asking_for_what_the_game_lacks() -> None:

@@ -472,7 +472,7 @@ def move_name(m) = "take " + str(m[1])
     failing.write_text(game.read_text().replace("mover = First\n", "mover = First\n    zero = 0\n", 1)
                        .replace("moves = [", "moves = [(1 // zero, 1)] + ["))
     status, printed, err = run(capsys, "solve", str(failing), "--strong", "--out", str(tmp_path / "failing.sqlite"))
-    assert (status, printed) == (1, "") and err.startswith(f"{failing}:8:9: error: division by zero\n")
+    assert (status, printed) == (1, "") and err.startswith(f"{failing}:8:11: error: division by zero\n")  # at `1 // zero`
     assert "note" not in err
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
     assert (status, printed) == (1, "") and shared in err
