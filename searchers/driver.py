@@ -96,7 +96,7 @@ def search_game(
 
     return search_from(
         game, state, make_iterate, depth=depth, time=time, max_nodes=max_nodes,
-        progress=progress, algorithm=config.algorithm,
+        progress=progress, algorithm=config.algorithm, traced=trace,
     )
 
 

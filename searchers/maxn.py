@@ -105,7 +105,7 @@ def maxn(
     return search_from(
         game, state, make_iterate,
         depth=depth, time=time, max_nodes=max_nodes, progress=progress, algorithm="maxn",
-        interrupted=_interrupted_outcome(payoffs),
+        interrupted=_interrupted_outcome(payoffs), traced=trace,
     )
 
 
