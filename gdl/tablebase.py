@@ -14,14 +14,13 @@ refuses a tablebase built from another file or with other parameters.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gdl.errors import GdlError
-from gdl.values import Symbol, to_text
+from gdl.values import source_text
 
 if TYPE_CHECKING:
     from searchers.protocol import Game
@@ -42,13 +41,6 @@ def gdl_version() -> str:
         return "(not installed)"
 
 
-def param_text(value: Any) -> str:
-    """A parameter's value written as in the language (so that `parse_value` reads it back)."""
-    if isinstance(value, str) and not isinstance(value, Symbol):
-        return json.dumps(value)
-    return to_text(value)
-
-
 def describe_game(game: Any) -> dict[str, Any]:
     """What a tablebase records about the game it solves: title, file, text, its SHA-256, the
     value of every parameter, and the gdl version."""
@@ -58,7 +50,7 @@ def describe_game(game: Any) -> dict[str, Any]:
         "file": game.source.name,
         "game_text": text,
         "game_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        "params": {name: param_text(value) for name, value in game.params.items()},
+        "params": {name: source_text(value) for name, value in game.params.items()},
         "gdl_version": gdl_version(),
     }
 

@@ -268,6 +268,58 @@ def _text(value: Any, budget: TextBudget | None) -> str:
     return _spend(budget, str(value))
 
 
+def source_text(value: Any) -> str:
+    """A value written as the language writes it, so that a parameter given this text (`-p`,
+    or a tablebase's record of the parameters it was solved with) has the same value again:
+    strings quoted (inside lists and maps too), symbols by name, a grid as the calls that make
+    it.  A list is written as a tuple: the two are one value at run time."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Symbol):
+        return str.__str__(value)
+    if isinstance(value, str):
+        return _quoted(value)
+    if isinstance(value, Grid):
+        return _grid_source(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(map(source_text, value))
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, Set):
+        return "{" + ", ".join(map(source_text, value)) + "}" if value else "set([])"
+    if isinstance(value, Map):
+        return "{" + ", ".join(f"{source_text(k)}: {source_text(v)}" for k, v in value.items()) + "}"
+    return to_text(value)  # a number
+
+
+# The escapes of the language's strings, for the characters that have a short one.
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _quoted(text: str) -> str:
+    """A string in quotes, as the language reads it back: its control characters (and others
+    that do not print) as escapes."""
+    def character(c: str) -> str:
+        if c in _ESCAPES:
+            return _ESCAPES[c]
+        if c.isprintable():
+            return c
+        code = ord(c)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return '"' + "".join(map(character, text)) + '"'
+
+
+def _grid_source(board: Grid) -> str:
+    """A grid as `grid(rows, cols, fill)` with the cells that differ from the commonest
+    one put in."""
+    cells = list(board)
+    fill = max(dict.fromkeys(cells), key=cells.count)
+    text = f"grid({board.rows}, {board.cols}, {source_text(fill)})"
+    for position, cell in enumerate(cells):
+        if cell != fill:
+            text = f"put({text}, ({position // board.cols}, {position % board.cols}), {source_text(cell)})"
+    return text
+
+
 def _digits(value: int) -> str:
     """An integer in decimal, however long: Python's `str` refuses more than 4,300 digits (a
     guard against slow conversions), which powers of the language can pass; `decimal` converts

@@ -10,8 +10,8 @@ from typing import Any
 
 from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, say
 from gdl.errors import GdlError
+from gdl.values import source_text
 from gdl.lint import Findings, deep_check
-from interpreter import to_text
 from searchers.protocol import check_same_position, position_of
 
 # The random games `--deep` plays, and the moves a game may last, unless told.
@@ -80,7 +80,7 @@ def _at_rule(game: Any, rule: str | None, problem: str) -> str:
 def _described(game: Any) -> list[str]:
     parts = [f"{len(game.players)} players ({', '.join(game.players)})"]
     if game.params:
-        parts.append("parameters " + ", ".join(f"{k}={to_text(v)}" for k, v in game.params.items()))
+        parts.append("parameters " + ", ".join(f"{k}={source_text(v)}" for k, v in game.params.items()))
     return parts
 
 

@@ -1,0 +1,119 @@
+"""A value written back as the language writes it (`source_text`): a parameter given that text
+has the same value again. A tablebase records its parameters so, and reads them back to build
+its game; `gdl check` shows them so."""
+
+from __future__ import annotations
+
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gdl
+from gdl.cli import main
+from gdl.parser import parse_value
+from gdl.values import Map, Set, make_grid, source_text, symbol
+
+GAME = """game "Parameters"
+players A, B
+symbols red, blue
+param p = {default}
+state:
+    n = 1
+to_move = A
+moves = [1]
+result(m):
+    n -= m
+terminal = n == 0
+utility = 0
+"""
+
+atoms = st.one_of(
+    st.integers(-10**30, 10**30),
+    st.fractions().filter(lambda f: f.denominator != 1),
+    st.booleans(),
+    st.text(max_size=8),  # any characters: quotes, backslashes, line ends, controls, beyond ASCII
+    st.sampled_from([symbol("red"), symbol("blue"), symbol("empty"), symbol("A")]),
+)
+hashable = st.recursive(atoms, lambda inner: st.lists(inner, max_size=3).map(tuple), max_leaves=6)
+values = st.recursive(
+    hashable,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3).map(tuple),
+        st.lists(hashable, max_size=3).map(Set),
+        st.dictionaries(hashable, inner, max_size=3).map(Map),
+    ),
+    max_leaves=10,
+)
+
+
+def read_back(text: str) -> Any:
+    """The value a parameter given ``text`` has in a game, as its default and as the value
+    given for it (a parameter takes values of its default's kind)."""
+    written = gdl.build(GAME.replace("{default}", text)).params["p"]
+    overridden = gdl.build(GAME.replace("{default}", text), "<string>", {"p": parse_value(text)}).params["p"]
+    assert written == overridden
+    return written
+
+
+@settings(max_examples=150, deadline=None)
+@given(values)
+def test_every_value_written_reads_back_the_same(value: Any) -> None:
+    again = read_back(source_text(value))
+    assert again == value
+    assert source_text(again) == source_text(value)
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (("x", 'y"\n\\'), '("x", "y\\"\\n\\\\")'),
+    (("é\x01",), '("é\\x01",)'),
+    (Fraction(-1, 2), "-1/2"),
+    (Set([]), "set([])"),
+    (Map({symbol("red"): (1, "a")}), '{red: (1, "a")}'),
+    (make_grid(2, 2, [0, 5, 0, 0]), "put(grid(2, 2, 0), (0, 1), 5)"),
+    (make_grid(1, 2, [symbol("empty")] * 2), "grid(1, 2, empty)"),
+])
+def test_values_as_the_language_writes_them(value: Any, text: str) -> None:
+    assert source_text(value) == text
+    assert read_back(text) == value
+
+
+NAMED = """game "Names"
+players A, B
+param names = ["x", "y"]
+param board = put(grid(2, 2, 0), (1, 0), 7)
+state:
+    n = 2
+    mover = A
+to_move = mover
+moves = [1]
+result(m):
+    n -= m
+    mover = other(mover)
+terminal = n == 0
+utility = 1 if mover == A else -1
+"""
+
+
+def test_a_tablebase_of_strings_in_a_list_and_of_a_grid_reads_its_parameters_back(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path, out = tmp_path / "names.gdl", tmp_path / "names.sqlite"
+    path.write_text(NAMED)
+    assert main(["solve", str(path), "--out", str(out)]) == 0
+    with sqlite3.connect(out) as connection:
+        (params,) = connection.execute("SELECT value FROM meta WHERE name = 'params'").fetchone()
+    assert '"names": "(\\"x\\", \\"y\\")"' in params  # the strings quoted inside the list
+    capsys.readouterr()
+    # A takes 1, B takes the last: A is to move at the end, which `utility` scores 1 for A.
+    assert main(["query", str(out)]) == 0
+    assert "value 1 for A, the game ends in 2 plies with perfect play" in capsys.readouterr().out
+    table = gdl.Tablebase(out)
+    assert table.game.params["names"] == ("x", "y")
+    assert table.game.params["board"] == make_grid(2, 2, [0, 0, 7, 0])
+    assert table.value(table.game.initial_state()) == 1
+    assert main(["check", str(path)]) == 0
+    assert 'parameters names=("x", "y"), board=put(grid(2, 2, 0), (1, 0), 7)' in capsys.readouterr().out
