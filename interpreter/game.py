@@ -194,7 +194,12 @@ def _tier_problem(tier: Any) -> str:
 
 
 def _normal(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch not in " ()[]")
+    """A move's name as typed, spaces, brackets and case aside, and the comma that ends a
+    tuple of one item: `(2,)`, `[2]` and `2` read the same."""
+    return "".join(ch for ch in _LAST_COMMA.sub("", text.lower().replace(" ", "")) if ch not in "()[]")
+
+
+_LAST_COMMA = re.compile(r",(?=[)\]]|$)")
 
 
 class Game(BaseGame):

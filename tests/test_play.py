@@ -266,3 +266,42 @@ def test_a_name_that_several_moves_print_asks_for_the_number(tmp_path: Path) -> 
     assert "`x` could be any of 2 moves here, whose names read the same: type its number (1, 2)" in done.stdout
     assert "A to move> 2\n\nn = 1\nmover = B" in done.stdout
     assert done.returncode == 0
+
+
+# Nim where a move takes one counter from one heap or from two: moves of one item and of two,
+# written in the file as lists and printed as tuples.
+LIST_MOVES = """players First, Second
+param piles = (2, 2)
+state:
+    heaps = list(piles)
+    mover = First
+to_move = mover
+nonempty = [i for i in range(len(heaps)) if heaps[i] > 0]
+moves = [[i] for i in nonempty] + [[i, j] for i in nonempty for j in nonempty if i < j]
+result(m):
+    for i in m:
+        heaps[i] -= 1
+    mover = other(mover)
+terminal = nonempty == []
+utility = 1 if mover == Second else -1
+"""
+
+
+def test_a_move_of_one_item_is_typed_as_the_file_writes_it_with_or_without_its_comma(tmp_path: Path) -> None:
+    import gdl
+
+    path = tmp_path / "lists.gdl"
+    path.write_text(LIST_MOVES)
+    game = gdl.load(path, piles=(0, 1, 3))
+    state = game.initial_state()
+    assert game.actions(state) == ((1,), (2,), (1, 2))
+    for typed in ("(2,)", "2,", "[2]", "2", " [ 2 ] "):
+        assert game.parse_move(state, typed) == (2,)
+    assert game.parse_move(state, "[1,2]") == (1, 2)
+    # `2` names the move (2,): the moves are not numbered, so that `2` is never the second one.
+    done = play(str(path), "-p", "piles=(1, 2, 3)", "--algorithm", "alphabeta", typed="[0, 1]\n2\n")
+    assert "legal moves: (0,)  (1,)  (2,)  (0, 1)  (0, 2)  (1, 2)\n" in done.stdout
+    assert "First to move> [0, 1]\n\nheaps = (0, 1, 3)" in done.stdout
+    assert "Second plays (1, 2)" in done.stdout  # the only move that wins: heaps (0, 0, 2)
+    assert "First to move> 2\n\nheaps = (0, 0, 1)" in done.stdout
+    assert done.returncode == 0 and "Traceback" not in done.stderr

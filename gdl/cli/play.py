@@ -309,8 +309,9 @@ class Match:
         moves = list(self.game.actions(self.state))
         mover = self.game.to_move(self.state)
         names = [move_text(self.game, m) for m in moves]
-        # When moves are named by numbers, a number is a name, never a place in the list.
-        self.numbered = not any(name.isdigit() for name in names)
+        # When a number names a move (`2` names the move printed `(2,)` too), a number is a name,
+        # never a place in the list.
+        self.numbered = not any(self.game.moves_named(str(place), moves) for place in range(1, len(moves) + 1))
         if self.numbered:
             listing = "  ".join(f"{i}) {name}" for i, name in enumerate(names, start=1))
         else:
