@@ -58,6 +58,11 @@ class Findings:
         return shown
 
 
+# The share of the states met that are drawn by `display` (the last of each game always): drawing
+# every state took as long as the rest of a deep check of chess.
+_DISPLAYED = 1 / 8
+
+
 def _shown(game: Any, state: Any) -> str:
     try:
         text = game.display(state)
@@ -79,13 +84,16 @@ def _pick_outcome(game: Any, state: Any, dice: random.Random) -> Any:
 def _play_one(
     game: Any, dice: random.Random, max_moves: int, findings: Findings,
     samples: list[tuple[Any, Any, Any, Any]], heuristic: list[tuple[Any, Any, Any]],
-    positions: _Positions | None,
+    positions: _Positions | None, shown: random.Random,
 ) -> None:
     state = game.initial_state()
     for _ in range(max_moves):
         if positions is not None:
             positions.meet(state)
+        if shown.random() < _DISPLAYED:  # `gdl play` shows every state: `display` must not fail
+            game.display(state)
         if game.is_terminal(state):
+            game.display(state)
             findings.terminals += 1
             for player in _scored_players(game):
                 utility = game.utility(state, player)
@@ -97,6 +105,7 @@ def _play_one(
             state = _played(game, state, _pick_outcome(game, state, dice))
             findings.outcomes += 1
             continue
+        game.to_move(state)  # a player (the game checks it), as every search asks
         if getattr(game, "has_evaluation", False):
             heuristic.extend((player, game.evaluate(state, player), state) for player in _scored_players(game))
         moves = list(game.actions(state))
@@ -275,6 +284,7 @@ def deep_check(
     failure into the findings.  Given `same_position`, a game that declares a `position` has
     each state the games meet compared by it with the first they met at its position."""
     dice = random.Random(seed)
+    shown = random.Random(seed)  # which states are drawn: apart, so that the games are the same
     findings = Findings()
     samples: list[tuple[Any, Any, Any, Any]] = []  # (player, utility, evaluation, state)
     heuristic: list[tuple[Any, Any, Any]] = []  # (player, evaluation, state)
@@ -285,7 +295,7 @@ def deep_check(
     for _ in range(games):
         findings.games += 1
         try:
-            _play_one(game, dice, max_moves, findings, samples, heuristic, positions)
+            _play_one(game, dice, max_moves, findings, samples, heuristic, positions, shown)
         except GdlError as error:
             findings.add(describe(error))
             findings.failed += 1
@@ -315,9 +325,10 @@ def _check_evaluation_range(game: Any, samples: list[tuple[Any, Any, Any, Any]],
         low, high = min(utilities), max(utilities)
         for whose, value, state in heuristic:
             if whose == player and (value > high or value < low):
+                misled = "prefer it to a win" if value > high else "shun it more than a loss"
                 findings.add(
                     f"the evaluation gives {value} to an unfinished state, beyond the utilities of the finished "
-                    f"games seen ({low} to {high} for {player}); a depth-limited search would prefer it to a win "
+                    f"games seen ({low} to {high} for {player}); a depth-limited search would {misled} "
                     f"(scale the evaluation down, or the utility up):\n{_shown(game, state)}", rule="evaluation"
                 )
                 return

@@ -174,6 +174,36 @@ def test_an_evaluation_beyond_the_utilities_is_reported(tmp_path: Path, capsys: 
     assert "beyond the utilities of the finished games seen (-1 to 1 for A); a depth-limited search would prefer it to a win" in err
 
 
+def test_an_evaluation_below_the_utilities_is_reported_as_worse_than_a_loss(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = lint(tmp_path, capsys, evaluation="-5 if not terminal else 0")
+    assert status == 1
+    assert ("the evaluation gives -5 to an unfinished state, beyond the utilities of the finished games seen "
+            "(-1 to 1 for A); a depth-limited search would shun it more than a loss") in err
+
+
+def test_a_to_move_that_gives_no_player_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mover.gdl"
+    path.write_text(GAME.replace("MOVES", "[1]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+                    .replace("to_move = mover", "symbols nobody\nto_move = mover if n < 2 else [nobody][0]"))
+    assert main(["check", str(path)]) == 0  # nothing shows before the game runs
+    assert main(["check", "--deep", "--games", "5", str(path)]) == 1
+    err = capsys.readouterr().err
+    # Each game reaches n = 2 in two moves: `to_move` names no player there.
+    assert "mover.gdl:7:1: error: `to_move` gave nobody, which is not a player (the players: A, B) [met 5 times" in err
+    assert "5 cut short by a problem), 10 moves, 0 ended" in err
+
+
+def test_a_display_that_fails_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "display.gdl"
+    path.write_text(GAME.replace("MOVES", "[1]").replace("TERMINAL", "n >= 4").replace("EVALUATION", "0")
+                    + "display = str(10 // (n - 4))\n")
+    assert main(["check", "--deep", "--games", "5", str(path)]) == 1
+    err = capsys.readouterr().err
+    # Drawn at the end of each game at least, where n = 4.
+    assert "display.gdl:14:15: error: division by zero [met 5 times; the first shown]" in err
+
+
 @pytest.mark.parametrize("path", ["games/nim.gdl", "games/subtraction.gdl", "games/connect.gdl", "games/tictactoe.gdl", "games/othello.gdl", "games/textbook/aima.gdl"])
 def test_bundled_games_pass_the_deep_check(path: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--deep", "--games", "100", path]) == 0
