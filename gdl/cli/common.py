@@ -269,13 +269,17 @@ def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item
     """Each move's item, under the move's name as the game prints it (for JSON's `move_values`,
     a list of moves); an error if the game prints two moves the same, which would keep one."""
     named: dict[str, Item] = {}
+    moves: dict[str, Any] = {}
     for move, item in pairs:
         name = move_text(game, move)
         if name in named:
-            source = getattr(game, "source", None)
+            file = getattr(getattr(game, "source", None), "name", None)
+            if moves[name] == move:  # no name can tell a move from itself
+                raise GdlError(f"a position lists the move `{name}` twice: `moves` must list each move once "
+                               "(`gdl check --deep` finds such positions)", file=file)
             raise GdlError(f"two moves of one position print as `{name}`: the game's `move_name` must tell them "
-                           "apart (`gdl check --deep` finds such positions)", file=getattr(source, "name", None))
-        named[name] = item
+                           "apart (`gdl check --deep` finds such positions)", file=file)
+        named[name], moves[name] = item, move
     return named
 
 

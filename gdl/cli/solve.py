@@ -555,8 +555,8 @@ def run_strong(args: argparse.Namespace) -> int:
         except GdlError as error:  # names that clash: JSON cannot list the moves; a tablebase still serves Python
             if args.json:
                 raise
-            say(f"gdl solve: note: {error.message}; `gdl query` and `gdl play` will refuse such a position",
-                to=sys.stderr)
+            say(f"gdl solve: note: {error.message}; `gdl query` will refuse such a position (`gdl play` asks "
+                "for the move's number there)", to=sys.stderr)
     say_unused_options(args, game)
     memory = None if has_tiers(game) else strong_memory(args)  # tiers hold one tier at a time
     line = StrongProgressLine(draw=sys.stderr.isatty())

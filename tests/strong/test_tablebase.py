@@ -440,6 +440,28 @@ def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
     assert list(scratch.iterdir()) == []
 
 
+def test_a_move_listed_twice_is_said_to_be_listed_twice_not_to_need_a_name(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Twenty-one whose `moves` lists 1 twice: the solve merges the two (5 counters, taking 1
+    to 3, whoever takes the last loses: 5 is 4k + 1, a loss for the player to move), and where
+    a name must name one move the error says the move is listed twice, which no `move_name`
+    could mend."""
+    game = tmp_path / "twice.gdl"
+    game.write_text(Path("docs/tutorial/twentyone.gdl").read_text().replace(
+        "moves = [n for n in [1, 2, 3] if n <= left]", "moves = [n for n in [1, 1, 2, 3] if n <= left]"))
+    assert "[1, 1, 2, 3]" in game.read_text()
+    twice = ("a position lists the move `1` twice: `moves` must list each move once (`gdl check --deep` finds such "
+             "positions)")
+    status, printed, err = run(capsys, "solve", str(game), "-p", "counters=5", "--json")
+    assert (status, printed) == (1, "") and err == f"{game}: error: {twice}\n"
+    out = tmp_path / "twice.sqlite"
+    status, printed, err = run(capsys, "solve", str(game), "-p", "counters=5", "--strong", "--out", str(out))
+    assert status == 0 and "Twenty-one: Bob wins (value -1)" in printed
+    assert err.startswith(f"gdl solve: note: {twice}; `gdl query` will refuse such a position")
+    status, printed, err = run(capsys, "query", str(out))
+    assert (status, printed) == (1, "") and err == f"{game}: error: {twice}\n"
+
+
 def test_moves_printed_the_same_are_an_error_where_a_name_must_name_one(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A game whose `move_name` prints a take of one stone from either heap as `take 1`: the
@@ -466,7 +488,8 @@ def move_name(m) = "take " + str(m[1])
     assert status == 0 and "Take: Second wins (value -1)" in printed
     shared = ("two moves of one position print as `take 1`: the game's `move_name` must tell them apart "
               "(`gdl check --deep` finds such positions)")
-    assert err == f"gdl solve: note: {shared}; `gdl query` and `gdl play` will refuse such a position\n"
+    assert err == (f"gdl solve: note: {shared}; `gdl query` will refuse such a position (`gdl play` asks for the "
+                   "move's number there)\n")
     # A rule of the start that fails is the game's error, never such a note.
     failing = tmp_path / "failing.gdl"
     failing.write_text(game.read_text().replace("mover = First\n", "mover = First\n    zero = 0\n", 1)
