@@ -430,3 +430,9 @@ def test_a_principal_variation_says_where_it_stops_short_of_the_end(tmp_path: Pa
     done = gdl("solve", str(take_or_pass(4, 1)))
     assert done.returncode == 0, done.stderr  # the count's words named a local, and were an internal error
     assert done.stdout.endswith(", 1 repeated position scored by the repetition rule\n")
+
+
+def test_each_command_says_how_many_playouts_mcts_makes_by_default() -> None:
+    # gdl solve: searchers.mcts's own default; gdl play: the 2 s a move it gives a game without a limit.
+    assert "(default 10000, or as many as --time allows)" in " ".join(gdl("solve", "--help").stdout.split())
+    assert "(default as many as --time allows, or 2 s, a move)" in " ".join(gdl("play", "--help").stdout.split())

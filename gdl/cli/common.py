@@ -22,6 +22,7 @@ from gdl import load, locate_param
 from gdl.errors import GdlCheckError, GdlError, GdlParamError
 from gdl.parser import parse_value
 from searchers import GameError, SearchError
+from searchers.mcts import DEFAULT_ITERATIONS
 from searchers.protocol import utility_bounds
 
 if TYPE_CHECKING:
@@ -356,14 +357,16 @@ SEARCHERS = ("minimax", "alphabeta", "expectiminimax", "maxn", "paranoid", "mcts
 """The searchers `--algorithm` names."""
 
 
-def add_searcher_options(parser: argparse.ArgumentParser, *, seed: bool = True) -> None:
-    """`--algorithm`, `--iterations` (and `--seed`, unless the command has its own)."""
+def add_searcher_options(parser: argparse.ArgumentParser, *, seed: bool = True,
+                         playouts: str = f"{DEFAULT_ITERATIONS}, or as many as --time allows") -> None:
+    """`--algorithm`, `--iterations` (and `--seed`, unless the command has its own);
+    ``playouts``: how many mcts makes without --iterations."""
     parser.add_argument(
         "--algorithm", choices=SEARCHERS,
         help="the searcher (default: alphabeta for two players, expectiminimax with chance, maxn for more "
         "players; mcts for a game with no evaluation under a time limit)")
     parser.add_argument("--iterations", type=int, metavar="N",
-                        help="mcts: the playouts to make (default 10000, or as many as --time allows)")
+                        help=f"mcts: the playouts to make (default {playouts})")
     if seed:
         parser.add_argument("--seed", type=int, metavar="N", help="mcts: seed its random playouts, to repeat a run exactly")
 

@@ -45,7 +45,7 @@ def register(commands: Subcommands) -> argparse.ArgumentParser:
     limits = play.add_mutually_exclusive_group()
     limits.add_argument("--depth", type=int, metavar="N", help="the searcher looks N moves ahead")
     limits.add_argument("--time", type=float, metavar="SECONDS", help="the searcher thinks this long a move")
-    add_searcher_options(play, seed=False)
+    add_searcher_options(play, seed=False, playouts="as many as --time allows, or 2 s, a move")
     play.add_argument("--seed", type=int, help="seed for the dice of chance games, and for mcts's random playouts")
     play.add_argument("--tablebase", metavar="DB", help="play perfectly at once from a tablebase of this game "
                       "(written by gdl solve FILE --strong --out DB)")
