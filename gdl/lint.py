@@ -129,9 +129,12 @@ def _check_names(game: Any, state: Any, moves: list[Any], findings: Findings) ->
     if shared:
         groups = "; ".join(f"`{names[0]}` {len(names)} times" if len(set(names)) == 1
                            else " and ".join(f"`{name}`" for name in names) for names in shared)
+        named = "move_name" in getattr(getattr(game, "checked", None), "functions", {})
+        dice = getattr(game, "has_chance", False) and game.is_chance(state)
         findings.add(f"moves of one state have names that read the same when typed, spaces, brackets and case aside "
                      f"({groups}): `move_name` must tell them apart\n{_shown(game, state)}",
-                     kind="moves of one state have names that read the same")
+                     kind="moves of one state have names that read the same",
+                     rule="move_name" if named else "outcomes" if dice else "moves")
 
 
 @dataclass

@@ -90,8 +90,9 @@ def test_moves_whose_names_read_the_same_are_reported(tmp_path: Path, capsys: py
     for name, names in (('"x" if m == 1 else "X"', "`x` and `X`"), ('"x"', "`x` 2 times")):
         path.write_text(game + f"def move_name(m) = {name}\n")
         assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 1
-        assert (f"moves of one state have names that read the same when typed, spaces, brackets and case aside "
-                f"({names}): `move_name` must tell them apart [met ") in capsys.readouterr().err
+        # Said at `move_name`, the function that must tell the moves apart (line 14).
+        assert (f"lint.gdl:14:5: error: moves of one state have names that read the same when typed, spaces, "
+                f"brackets and case aside ({names}): `move_name` must tell them apart [met ") in capsys.readouterr().err
     path.write_text(game + 'def move_name(m) = "x" + str(m)\n')
     assert main(["check", "--deep", "--games", "50", "--max-moves", "50", str(path)]) == 0
     capsys.readouterr()

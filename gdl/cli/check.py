@@ -66,7 +66,8 @@ def _at_rule(game: Any, rule: str | None, problem: str) -> str:
     """A problem of the random games about one `rule` of the game, said at that rule's line
     (`FILE:LINE:COL: error:`, the line and a caret, then the rest of the problem); one about no
     one rule, after the file's name."""
-    definitions = getattr(getattr(game, "checked", None), "definitions", {})
+    checked = getattr(game, "checked", None)
+    definitions = {**getattr(checked, "functions", {}), **getattr(checked, "definitions", {})}
     definition = definitions.get(rule) if rule is not None else None
     if definition is None:
         return f"{game.source.name}: {problem}"
