@@ -4,6 +4,7 @@ paranoid and Monte Carlo tree search from `gdl solve`, `gdl play` and `gdl tree`
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.multiplayer_games import AIMA_THREE_PLAYER_TREE
 from tests.searchers.test_maxn import brute_maxn
@@ -106,3 +107,38 @@ def test_tree_draws_the_max_n_tree_with_a_payoff_vector_at_each_node() -> None:
     assert "│   └── c2  C picks = (A 6, B 1, C 2)" in lines
     assert "        └── c42  = (A 5, B 4, C 5)  leaf #8" in lines
     assert lines[-1] == "value (A 1, B 2, C 6), best move b1; 8 leaves evaluated, 15 nodes"
+
+
+THREE_DICE = """game "Three dice"
+players A, B, C
+symbols roll
+state:
+    turn = 0
+    rolling = false
+    scores = {A: 0, B: 0, C: 0}
+    mover = A
+to_move = chance if rolling else mover
+moves = [roll]
+outcomes = [(1, 1/3), (2, 1/3), (3, 1/3)]
+result(m):
+    if rolling:
+        scores[mover] = scores[mover] + m
+        mover = next(mover)
+        turn += 1
+        rolling = false
+    else:
+        rolling = true
+terminal = turn == 3
+utility = {A: scores[A] * 1/7, B: scores[B], C: scores[C]}
+"""
+
+
+def test_three_player_json_gives_each_payoff_that_is_a_fraction_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "three.gdl"
+    path.write_text(THREE_DICE)
+    report = json.loads(gdl("solve", str(path), "--json").stdout)
+    # Each player rolls one die once, 2 on average: A's payoff is a seventh of it.
+    assert report["value"] == {"A": 2 / 7, "B": 2, "C": 2} and report["exact"] is True
+    assert report["value_fraction"] == {"A": "2/7", "B": None, "C": None}
+    report = json.loads(gdl("solve", "games/textbook/three_players.gdl", "--json").stdout)
+    assert report["value_fraction"] is None  # whole payoffs: the value says them exactly

@@ -251,9 +251,17 @@ def ends_in(remoteness: int) -> str:
     return f"the game ends in {counted(remoteness, 'ply', 'plies')} with perfect play"
 
 
-def fraction_text(value: Any) -> str | None:
+def fraction_text(value: Any) -> str | dict[str, str | None] | None:
     """A value that is a fraction a float only approximates, as text (`"65/93"`, for JSON's
-    `value_fraction`); None for any other value."""
+    `value_fraction`); for each player's payoffs, an object of those texts where any payoff is
+    such a fraction; None for any other value."""
+    if isinstance(value, dict):
+        texts = {str(player): _one_fraction_text(payoff) for player, payoff in value.items()}
+        return texts if any(texts.values()) else None
+    return _one_fraction_text(value)
+
+
+def _one_fraction_text(value: Any) -> str | None:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else None
 
 
