@@ -358,6 +358,8 @@ def test_each_command_has_help_with_an_example(command: str) -> None:
     (["check", "--deep", "--max-moves", "-1", "games/nim.gdl"], "--max-moves must be 1 or more, not -1"),
     (["check", "--deep", "--games", "0", "games/nim.gdl"], "--games must be 1 or more, not 0"),
     (["check", "--games", "5", "games/nim.gdl"], "--games needs --deep (it sets how the random games are played)"),
+    (["solve", "games/nim.gdl", "-p", "misere=true", "-p", " misere = false"],
+     "-p misere is given twice (`misere=true`, then ` misere = false`): give each parameter once"),
 ])
 def test_a_limit_no_search_can_use_is_refused(args: list[str], message: str) -> None:
     """A search 0 moves deep has no move to choose: `play` applied the move None (an error

@@ -203,6 +203,9 @@ def parse_params(assignments: Sequence[str], file: str | None = None, game_file:
         name = name.strip()
         if not sep or not name.isidentifier():
             raise UsageError(f"-p expects NAME=VALUE (e.g. -p rows=5), got `{assignment}`")
+        if name in params:  # which one was meant?
+            earlier = next(a for a in assignments if a.partition("=")[0].strip() == name)
+            raise UsageError(f"-p {name} is given twice (`{earlier}`, then `{assignment}`): give each parameter once")
         try:
             params[name] = parse_value(text, f"-p {name}")
         except GdlError as error:
