@@ -16,7 +16,7 @@ from lark.indenter import Indenter
 from gdl import ast
 from gdl.errors import GdlSyntaxError, Source
 from gdl.limits import MAX_DIGITS, MAX_NESTING
-from gdl.syntax_errors import syntax_error
+from gdl.syntax_errors import syntax_error, tabs_and_spaces
 
 
 class _Mistake(Exception):
@@ -28,6 +28,9 @@ class _Mistake(Exception):
         self.message = message
         self.line = line
         self.column = column
+
+
+_NO_BLOCK = "this line's indentation matches no enclosing block"
 
 
 class _GdlIndenter(Indenter):
@@ -55,7 +58,7 @@ class _GdlIndenter(Indenter):
             self.indent_level.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_text, token)
         if indent != self.indent_level[-1]:
-            raise _Mistake("this line's indentation matches no enclosing block", token.end_line or 1, indent + 1)
+            raise _Mistake(_NO_BLOCK, token.end_line or 1, indent + 1)
 
 
 @lru_cache(maxsize=1)
@@ -365,7 +368,8 @@ def parse(text: str, name: str = "<game>") -> ast.Program:
     try:
         program: ast.Program = _ToAst().transform(_parser().parse(text, start="start"))
     except _Mistake as error:
-        raise source.error(GdlSyntaxError, error.message, error.line, error.column) from None
+        message = error.message + (tabs_and_spaces(text) if error.message == _NO_BLOCK else "")
+        raise source.error(GdlSyntaxError, message, error.line, error.column) from None
     except UnexpectedInput as error:
         raise syntax_error(error, text, source, _parser()) from None
     except VisitError as error:

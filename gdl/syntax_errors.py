@@ -222,6 +222,16 @@ _LINE_ENDS = {"_NL", "$END", "RPAR", "RSQB", "RBRACE", "COMMA", "COLON"}
 _STARTS_EXPRESSION = {"NAME", "NUMBER", "DECIMAL", "STRING", "LPAR", "LSQB", "LBRACE"}
 
 
+def tabs_and_spaces(text: str) -> str:
+    """A note for a mistake of indentation in a file that indents some lines with tabs and
+    others with spaces, which may look alike; else nothing."""
+    indents = [line[:len(line) - len(line.lstrip(" \t"))] for line in text.splitlines() if line.strip()]
+    if any("\t" in indent for indent in indents) and any(" " in indent for indent in indents):
+        return ("; the file indents some lines with tabs and others with spaces, which may look alike here "
+                "(a tab counts as 8 spaces): indent with one or the other")
+    return ""
+
+
 def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
     """A message for the usual mistakes, told apart by what the parser expected to see."""
     if token is None:
@@ -241,7 +251,8 @@ def _guess(token: Token | None, expected: set[str], text: str) -> str | None:
     if kind == "MINUS" and "AUG_OP" in expected and text[token.start_pos or 0:(token.start_pos or 0) + 2] == "--":
         return "`--` is not in the language: to take one away, write `x -= 1`"
     if kind == "_INDENT":
-        return "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)"
+        return ("this line is indented more than the one before it, but only the lines after a `:` start a block "
+                "(an expression may run on over several lines only inside brackets)" + tabs_and_spaces(text))
     before = text[: token.start_pos] if token.start_pos is not None else text
     if _unclosed_bracket(before) is not None and before.rstrip(" \t").endswith("\n"):
         return _NEVER_CLOSED

@@ -25,6 +25,8 @@ terminal = n >= 2
 utility = 0
 """
 
+TABS = ("; the file indents some lines with tabs and others with spaces, which may look alike here (a tab counts as 8 "
+        "spaces): indent with one or the other")
 PLUS_PLUS = "`++` is not in the language: to add one, write `x += 1`; lists are joined by one `+`"
 
 
@@ -59,6 +61,9 @@ SYNTAX = [
     (with_result("    n = 1\n        n = 2\n"), "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)", 9, 9),
     (BASE.replace("    n = 0\n", "    n = 0\n  k = 1\n"), "this line's indentation matches no enclosing block", 5, 3),
     (with_result("    if n > 0:\n        n = 1\n      n = 2\n"), "this line's indentation matches no enclosing block", 10, 7),
+    # tabs among spaces: a tab counts as 8 spaces, which the eye does not see
+    (BASE.replace("    n = 0\n", "    n = 0\n\tk = 1\n"), "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)" + TABS, 5, 2),
+    (BASE.replace("    n = 0\n", "\t\tn = 0\n\t k = 1\n"), "this line's indentation matches no enclosing block" + TABS, 5, 10),
     # missing expressions
     (BASE + "x = \n", "an expression is missing here", 11, 5),
     (BASE + "x = 1 +\n", "an expression is missing here", 11, 8),
