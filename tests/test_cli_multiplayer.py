@@ -47,7 +47,7 @@ def test_a_time_limit_on_a_game_without_an_evaluation_uses_mcts_and_says_so() ->
     assert run.returncode == 0
     report = json.loads(run.stdout)
     assert report["algorithm"] == "mcts"
-    assert "Hex has no evaluation" in run.stderr and "Monte Carlo tree search" in run.stderr
+    assert "Hex has no evaluation" in run.stderr and "Monte Carlo tree search estimates its value" in run.stderr
     assert sum(report["visits"].values()) <= report["stats"]["iterations"]
 
 
@@ -142,3 +142,21 @@ def test_three_player_json_gives_each_payoff_that_is_a_fraction_exactly(tmp_path
     assert report["value_fraction"] == {"A": "2/7", "B": None, "C": None}
     report = json.loads(gdl("solve", "games/textbook/three_players.gdl", "--json").stdout)
     assert report["value_fraction"] is None  # whole payoffs: the value says them exactly
+
+
+def test_paranoid_in_a_game_of_two_says_the_other_player(tmp_path: Path) -> None:
+    path = tmp_path / "two.gdl"
+    path.write_text("""game "Two payoffs"
+players A, B
+state:
+    taken = 0
+to_move = A
+moves = [1, 2]
+result(m):
+    taken = m
+terminal = taken > 0
+utility = (taken, 3 - taken)
+""")
+    run = gdl("solve", str(path), "--algorithm", "paranoid")
+    # A takes 2 and is sure of 2: B never moves.
+    assert run.stdout.startswith("Two payoffs: A is sure of 2 whatever the other does (paranoid)\n")

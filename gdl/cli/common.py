@@ -268,6 +268,11 @@ def _one_fraction_text(value: Any) -> str | None:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else None
 
 
+def whatever_the_others_do(game: Any) -> str:
+    """What a paranoid value holds against, in words: the other player, or the others."""
+    return "whatever the other does" if len(game.players) == 2 else "whatever the others do"
+
+
 def move_text(game: Any, move: Any) -> str:
     """The move as the game prints it."""
     formatter = getattr(game, "format_move", None)
@@ -425,12 +430,14 @@ def check_search_limits(args: argparse.Namespace) -> None:
         raise UsageError(f"--time must be a positive number of seconds, not {time:g}")
 
 
-def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool) -> tuple[str, str | None]:
+def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool, playing: bool = False
+                    ) -> tuple[str, str | None]:
     """The searcher the options ask for, and, when it was chosen for the user, why in words.
 
     `limited` says the search must stop before the end (a time limit, or a game played
     move by move): a game without an evaluation is then searched by Monte Carlo tree search,
-    which needs none."""
+    which needs none.  `playing`: for `gdl play`, which plays the game rather than estimating
+    its value."""
     named = args.algorithm
     if args.iterations is not None and named not in (None, "mcts"):
         raise UsageError("--iterations is for --algorithm mcts")
@@ -438,7 +445,8 @@ def choose_searcher(game: Any, args: argparse.Namespace, *, limited: bool) -> tu
         return named, None
     if limited and args.depth is None and not getattr(game, "has_evaluation", False):
         return "mcts", (f"{game.title} has no evaluation to score a position before the end, so Monte Carlo "
-                        "tree search plays: random games to the end from each move, the best-scoring tried most"
+                        f"tree search {'plays' if playing else 'estimates its value'}: random games to the end from "
+                        "each move, the best-scoring tried most"
                         + ("" if args.time is not None or args.iterations is not None else
                            f"; a position solved exactly within {EXACT_FIRST_SECONDS:g} s is played exactly"))
     if args.iterations is not None:

@@ -11,7 +11,7 @@ from typing import Any, Callable, TextIO
 from gdl.cli.common import (
     EXACT_FIRST_SECONDS, StrongProgressLine, Subcommands, UsageError, add_command, add_searcher_options,
     check_search_limits, choose_searcher, dice_searched_to_the_end, exact_searcher, is_two_player_zero_sum, load_game,
-    move_text, number_text, plain_winner, refused, run_searcher, say, value_text,
+    move_text, number_text, plain_winner, refused, run_searcher, say, value_text, whatever_the_others_do,
 )
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
@@ -146,7 +146,7 @@ class Match:
         # Perfect play from a solved game: a tablebase given, or every position solved first.
         self.tablebase: Tablebase | SolvedInMemory | None = None
         self.met: Counter[Any] = Counter()  # how often each position came on this line of play
-        self.algorithm, self.reason = choose_searcher(game, args, limited=True)
+        self.algorithm, self.reason = choose_searcher(game, args, limited=True, playing=True)
         self.solving_first = False  # whether to solve every position before the first move
 
     @property
@@ -190,7 +190,7 @@ class Match:
         if isinstance(result.value, dict):
             return f"payoffs {value_text(result.value)}"
         if not is_two_player_zero_sum(self.game):  # paranoid: the mover's own payoff
-            return f"{number_text(result.value)} for {result.to_move}, whatever the others do"
+            return f"{number_text(result.value)} for {result.to_move}, {whatever_the_others_do(self.game)}"
         expected = "expected " if getattr(self.game, "has_chance", False) else ""  # as the tablebase says it
         return f"{expected}value {number_text(result.value)} for {self.game.players[0]}"
 

@@ -23,7 +23,7 @@ from gdl.cli.common import (
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
     dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
     load_game, memory_size, move_table, move_text, number_text, parse_params, plain_winner, refused, run_searcher, say,
-    show_status, size_text, terminate_as_interrupt, value_text, win_score,
+    show_status, size_text, terminate_as_interrupt, value_text, whatever_the_others_do, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -196,7 +196,7 @@ def result_text(game: Any, result: Any) -> str:
     player = whose_value(game, result)
     if player is not None:
         kind = "is sure of" if result.exact else "is estimated to be sure of"
-        lines = [f"{game.title}: {player} {kind} {number_text(result.value)} whatever the others do (paranoid){note}"]
+        lines = [f"{game.title}: {player} {kind} {number_text(result.value)} {whatever_the_others_do(game)} (paranoid){note}"]
     else:
         lines = [f"{game.title}: {verdict(game, result.value, result.exact)}{note}"]
     if not result.exact and not result.interrupted and result.inexact_reason:
