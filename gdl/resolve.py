@@ -225,7 +225,8 @@ class Resolver:
             elif is_known(kind) and kind.name not in _NUMERIC:
                 self.error(statement, f"`{statement.op}=` needs a number, but `{place.name}` holds {describe(kind)}")
                 return assigned
-            self.expect_kind(statement.value, value.kind, NUMBER if kind.name in _NUMERIC else kind, "the added value")
+            what = {"+": "the value added", "-": "the value taken away", "*": "the factor"}.get(statement.op, "the value")
+            self.expect_kind(statement.value, value.kind, NUMBER if kind.name in _NUMERIC else kind, what)
             return assigned
         if is_known(kind) and not fits(value.kind, kind) and not fits(kind, value.kind):
             self.error(statement.value, f"`{place.name}` holds {describe(kind)}, but this is {describe(value.kind)}")
