@@ -9,6 +9,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from gdl import _hot
+from gdl.kinds import Kind
 
 if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
     from typeguard import typeguard_ignore
@@ -223,9 +224,35 @@ class TextBudget:
             raise RuleError(f"{self.what} would make more than the {self.limit:,} characters one value may have")
 
 
-def to_text(value: Any, budget: TextBudget | None = None) -> str:
+def to_text(value: Any, budget: TextBudget | None = None, kind: Kind | None = None) -> str:
     """A value as the game prints it: symbols by name, `true`/`false`, fractions as 1/2; with a
-    budget, a RuleError rather than a text longer than it allows."""
+    budget, a RuleError rather than a text longer than it allows.  Given the ``kind`` the file
+    gives the value (a state's field, a move), a list in brackets as the file writes it: at run
+    time a list is a tuple, printed in parentheses."""
+    return _text(value, budget) if kind is None or kind.name == "any" else _kind_text(value, kind, budget)
+
+
+def _kind_text(value: Any, kind: Kind, budget: TextBudget | None) -> str:
+    """``to_text`` of a value of a known ``kind``."""
+    if kind.name == "list" and type(value) is tuple:
+        if budget is not None:
+            budget.spend(2 * max(len(value), 1))
+        return "[" + ", ".join(_kind_text(item, kind.args[0], budget) for item in value) + "]"
+    if kind.name == "tuple" and type(value) is tuple and len(kind.args) == len(value) and value:
+        if budget is not None:
+            budget.spend(3 if len(value) == 1 else 2 * len(value))
+        inner = ", ".join(_kind_text(item, item_kind, budget) for item, item_kind in zip(value, kind.args))
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if kind.name == "set" and isinstance(value, Set) and value:
+        if budget is not None:
+            budget.spend(2 * len(value))
+        return "{" + ", ".join(_kind_text(item, kind.args[0], budget) for item in value) + "}"
+    if kind.name == "map" and isinstance(value, Map) and value:
+        if budget is not None:
+            budget.spend(4 * len(value))
+        keys, items = kind.args
+        return "{" + ", ".join(f"{_kind_text(k, keys, budget)}: {_kind_text(v, items, budget)}"
+                               for k, v in value.items()) + "}"
     return _text(value, budget)
 
 

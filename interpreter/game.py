@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from gdl import _hot, model
 from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
-from gdl.kinds import CELL
+from gdl.kinds import ANY, CELL, Kind, element, join
 from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
 from gdl.payoffs import outcome_range
@@ -260,6 +260,7 @@ class Game(BaseGame):
         self._tier = self._definition("tier")
         self._position = self._definition("position")
         self._move_name = names.get("f_move_name")
+        self._move_kind = _move_kind(checked)
         self._result = names["result"]
         if program.uses_after:
             successors = runtime.Successors(self._result)
@@ -489,7 +490,7 @@ class Game(BaseGame):
     def _fields_text(self, state: State) -> str:
         """The state's fields, one a line (a grid on lines of its own)."""
         return "\n".join(
-            f"{f.name}:\n{to_text(v)}" if isinstance(v, Grid) else f"{f.name} = {to_text(v)}"
+            f"{f.name}:\n{to_text(v)}" if isinstance(v, Grid) else f"{f.name} = {to_text(v, kind=f.kind)}"
             for f, v in zip(self.checked.fields, state)
         )
 
@@ -764,13 +765,31 @@ class Game(BaseGame):
             raise self._rule_error(error, state, "display") from None
 
     def format_move(self, move: Any) -> str:
-        """The move as the file's `move_name` prints it, or as a plain value."""
+        """The move as the file's `move_name` prints it, or as a plain value (a list in
+        brackets, as the file writes it)."""
         if self._move_name is None:
-            return to_text(move)
+            return to_text(move, kind=self._move_kind)
         try:
             return str(self._move_name(move))
         except Exception as error:
             raise self._rule_error(error, None) from None
+
+
+def _move_kind(checked: CheckedGame) -> Kind:
+    """The kind of the game's moves and of its dice's outcomes, as far as the file tells (the
+    two are printed by one `format_move`: where they differ, nothing is known)."""
+    kinds = []
+    moves = checked.definitions.get("moves")
+    if moves is not None:
+        kinds.append(element(moves.kind))
+    outcomes = checked.definitions.get("outcomes")
+    if outcomes is not None:
+        pair = element(outcomes.kind)
+        kinds.append(pair.args[0] if pair.name == "tuple" and len(pair.args) == 2 else ANY)
+    kind = kinds[0] if kinds else ANY
+    for other in kinds[1:]:
+        kind = join(kind, other)
+    return kind
 
 
 def _cells_in_order(order: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:

@@ -287,7 +287,7 @@ utility = 1 if mover == Second else -1
 """
 
 
-def test_a_move_of_one_item_is_typed_as_the_file_writes_it_with_or_without_its_comma(tmp_path: Path) -> None:
+def test_a_move_of_one_item_is_typed_and_printed_as_the_file_writes_it(tmp_path: Path) -> None:
     import gdl
 
     path = tmp_path / "lists.gdl"
@@ -299,9 +299,11 @@ def test_a_move_of_one_item_is_typed_as_the_file_writes_it_with_or_without_its_c
         assert game.parse_move(state, typed) == (2,)
     assert game.parse_move(state, "[1,2]") == (1, 2)
     # `2` names the move (2,): the moves are not numbered, so that `2` is never the second one.
-    done = play(str(path), "-p", "piles=(1, 2, 3)", "--algorithm", "alphabeta", typed="[0, 1]\n2\n")
-    assert "legal moves: (0,)  (1,)  (2,)  (0, 1)  (0, 2)  (1, 2)\n" in done.stdout
-    assert "First to move> [0, 1]\n\nheaps = (0, 1, 3)" in done.stdout
-    assert "Second plays (1, 2)" in done.stdout  # the only move that wins: heaps (0, 0, 2)
-    assert "First to move> 2\n\nheaps = (0, 0, 1)" in done.stdout
+    # Lists are printed as the file writes them, in brackets: the moves and the field `heaps`.
+    assert [game.format_move(move) for move in game.actions(state)] == ["[1]", "[2]", "[1, 2]"]
+    done = play(str(path), "-p", "piles=(1, 2, 3)", "--algorithm", "alphabeta", typed="(0, 1)\n2\n")
+    assert "heaps = [1, 2, 3]\nmover = First\nlegal moves: [0]  [1]  [2]  [0, 1]  [0, 2]  [1, 2]\n" in done.stdout
+    assert "First to move> (0, 1)\n\nheaps = [0, 1, 3]" in done.stdout
+    assert "Second plays [1, 2]" in done.stdout  # the only move that wins: heaps [0, 0, 2]
+    assert "First to move> 2\n\nheaps = [0, 0, 1]" in done.stdout
     assert done.returncode == 0 and "Traceback" not in done.stderr

@@ -117,3 +117,17 @@ def test_a_tablebase_of_strings_in_a_list_and_of_a_grid_reads_its_parameters_bac
     assert table.value(table.game.initial_state()) == 1
     assert main(["check", str(path)]) == 0
     assert 'parameters names=("x", "y"), board=put(grid(2, 2, 0), (1, 0), 7)' in capsys.readouterr().out
+
+
+def test_a_list_prints_in_brackets_where_its_kind_is_known() -> None:
+    from gdl.kinds import INT, STRING, list_of, map_of, set_of, tuple_of
+    from gdl.values import to_text
+
+    # At run time a list is a tuple: only the kind the file gives it tells the two apart.
+    assert to_text((1, 2)) == "(1, 2)"
+    assert to_text((1, 2), kind=list_of(INT)) == "[1, 2]"
+    assert to_text(((1,), ()), kind=list_of(list_of(INT))) == "[[1], []]"
+    assert to_text((1, (2,)), kind=tuple_of((INT, list_of(INT)))) == "(1, [2])"
+    assert to_text(Map({"a": (1,)}), kind=map_of(STRING, list_of(INT))) == "{a: [1]}"
+    assert to_text(Set([(1, 2)]), kind=set_of(list_of(INT))) == "{[1, 2]}"
+    assert to_text((1, 2), kind=tuple_of((INT, INT))) == "(1, 2)"
