@@ -41,6 +41,14 @@ def gdl_version() -> str:
         return "(not installed)"
 
 
+def param_texts(game: Any) -> dict[str, str]:
+    """Each parameter's value in use, written as the language writes it, with the kind the
+    checks gave it (a list in brackets): given back, the same value of the same kind."""
+    params = getattr(getattr(game, "checked", None), "params", {})
+    return {name: source_text(value, params[name].kind if name in params else None)
+            for name, value in game.params.items()}
+
+
 def describe_game(game: Any) -> dict[str, Any]:
     """What a tablebase records about the game it solves: title, file, text, its SHA-256, the
     value of every parameter, and the gdl version."""
@@ -50,7 +58,7 @@ def describe_game(game: Any) -> dict[str, Any]:
         "file": game.source.name,
         "game_text": text,
         "game_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        "params": {name: source_text(value) for name, value in game.params.items()},
+        "params": param_texts(game),
         "gdl_version": gdl_version(),
     }
 
@@ -69,13 +77,28 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
             "`gdl solve FILE --strong --out DB` to make its own",
             file=str(path),
         )
-    if meta.get("params") != described["params"]:
+    if meta.get("params") != described["params"] and not _same_values(meta.get("params"), game):
         stored = ", ".join(f"{n}={v}" for n, v in (meta.get("params") or {}).items()) or "none"
         given = ", ".join(f"{n}={v}" for n, v in described["params"].items()) or "none"
         raise GdlTablebaseError(
             f"the tablebase was built with other parameters ({stored}), not these ({given})",
             file=str(path),
         )
+
+
+def _same_values(stored: Any, game: Any) -> bool:
+    """Whether parameters recorded otherwise than ``param_texts`` writes them now (an earlier
+    gdl wrote a string as JSON: `"caf\\u00e9"`) give ``game``'s file the values it has."""
+    from gdl import build
+    from gdl.parser import parse_value
+
+    if not isinstance(stored, dict) or set(stored) != set(game.params):
+        return False
+    try:
+        again = build(game.source.text, game.source.name, {name: parse_value(text) for name, text in stored.items()})
+    except GdlError:
+        return False
+    return bool(again.params == game.params)
 
 
 def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str | None = None,

@@ -9,7 +9,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from gdl import _hot
-from gdl.kinds import Kind
+from gdl.kinds import ANY, Kind
 
 if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
     from typeguard import typeguard_ignore
@@ -295,11 +295,13 @@ def _text(value: Any, budget: TextBudget | None) -> str:
     return _spend(budget, str(value))
 
 
-def source_text(value: Any) -> str:
+def source_text(value: Any, kind: Kind | None = None) -> str:
     """A value written as the language writes it, so that a parameter given this text (`-p`,
-    or a tablebase's record of the parameters it was solved with) has the same value again:
-    strings quoted (inside lists and maps too), symbols by name, a grid as the calls that make
-    it.  A list is written as a tuple: the two are one value at run time."""
+    or a tablebase's record of the parameters it was solved with) has the same value and kind
+    again: strings quoted (inside lists and maps too), symbols by name, a grid as the calls
+    that make it, and, where the ``kind`` the checks gave it says so, a list in brackets (at
+    run time a list is a tuple; elsewhere in parentheses)."""
+    kind = kind or ANY
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Symbol):
@@ -307,15 +309,28 @@ def source_text(value: Any) -> str:
     if isinstance(value, str):
         return _quoted(value)
     if isinstance(value, Grid):
-        return _grid_source(value)
+        return _grid_source(value, _item_kind(kind, 0, 1))
     if isinstance(value, tuple):
-        inner = ", ".join(map(source_text, value))
+        inner = ", ".join(source_text(item, _item_kind(kind, index, len(value))) for index, item in enumerate(value))
+        if kind.name == "list":
+            return f"[{inner}]"
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Set):
-        return "{" + ", ".join(map(source_text, value)) + "}" if value else "set([])"
+        element = _item_kind(kind, 0, 1)
+        return "{" + ", ".join(source_text(item, element) for item in value) + "}" if value else "set([])"
     if isinstance(value, Map):
-        return "{" + ", ".join(f"{source_text(k)}: {source_text(v)}" for k, v in value.items()) + "}"
+        keys, items = kind.args if kind.name == "map" else (ANY, ANY)
+        return "{" + ", ".join(f"{source_text(k, keys)}: {source_text(v, items)}" for k, v in value.items()) + "}"
     return to_text(value)  # a number
+
+
+def _item_kind(kind: Kind, index: int, size: int) -> Kind:
+    """The kind of item ``index`` of a value of ``kind`` holding ``size`` items."""
+    if kind.name in ("list", "set", "grid"):
+        return kind.args[0]
+    if kind.name == "tuple" and len(kind.args) == size:
+        return kind.args[index]
+    return ANY
 
 
 # The escapes of the language's strings, for the characters that have a short one.
@@ -335,15 +350,15 @@ def _quoted(text: str) -> str:
     return '"' + "".join(map(character, text)) + '"'
 
 
-def _grid_source(board: Grid) -> str:
+def _grid_source(board: Grid, cell_kind: Kind) -> str:
     """A grid as `grid(rows, cols, fill)` with the cells that differ from the commonest
-    one put in."""
-    cells = list(board)
+    one put in (cells told apart by their type too: a symbol `a` is not the string "a")."""
+    cells = [(type(cell), cell) for cell in board]
     fill = max(dict.fromkeys(cells), key=cells.count)
-    text = f"grid({board.rows}, {board.cols}, {source_text(fill)})"
+    text = f"grid({board.rows}, {board.cols}, {source_text(fill[1], cell_kind)})"
     for position, cell in enumerate(cells):
         if cell != fill:
-            text = f"put({text}, ({position // board.cols}, {position % board.cols}), {source_text(cell)})"
+            text = f"put({text}, ({position // board.cols}, {position % board.cols}), {source_text(cell[1], cell_kind)})"
     return text
 
 

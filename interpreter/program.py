@@ -319,7 +319,10 @@ class Program:
     def comment(self, node: Any) -> None:
         """`# FILE line N: the line's text`, above the code of a rule."""
         line = self.game.source.line(node.line) or ""
-        self.writer.emit(f"# {self.game.source.name} line {node.line}: {line.strip()}"[:160])
+        text = f"# {self.game.source.name} line {node.line}: {line.strip()}"[:160]
+        # Control characters of the file (a comment may hold any) stay out of the code, whose
+        # expressions are marked with some of them (`writer.marked`).
+        self.writer.emit("".join(ch if ch.isprintable() else "?" for ch in text))
 
 
 class _Values:

@@ -10,7 +10,7 @@ from typing import Any
 
 from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, say
 from gdl.errors import GdlError
-from gdl.values import source_text
+from gdl.tablebase import param_texts
 from gdl.lint import Findings, deep_check
 from searchers.protocol import check_same_position, position_of
 
@@ -81,7 +81,7 @@ def _at_rule(game: Any, rule: str | None, problem: str) -> str:
 def _described(game: Any) -> list[str]:
     parts = [f"{len(game.players)} players ({', '.join(game.players)})"]
     if game.params:
-        parts.append("parameters " + ", ".join(f"{k}={source_text(v)}" for k, v in game.params.items()))
+        parts.append("parameters " + ", ".join(f"{name}={text}" for name, text in param_texts(game).items()))
     return parts
 
 

@@ -3,6 +3,8 @@ writer keeps where it lies in its line, in the bytes Python counts columns in.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gdl import ast
 from interpreter.writer import Span, Writer, innermost, marked, unmarked
 
@@ -40,3 +42,17 @@ def test_a_written_line_loses_its_marks_and_keeps_its_spans_past_its_indent() ->
     outer.emit("def f(x):")
     outer.extend(writer)
     assert outer.line_spans() == {2: [Span(15, 20, 4, 7)]}
+
+
+def test_control_characters_of_a_comment_copied_into_the_code_are_not_taken_for_marks() -> None:
+    import gdl
+    from searchers.perft import perft
+
+    text = Path("games/nim.gdl").read_text()
+    odd = text.replace("\nto_move = mover\n", "\nto_move = mover  # odd \x01 chars \x03 here \x012,3\x02\n", 1)
+    assert odd != text
+    game, plain = gdl.loads(odd), gdl.loads(text)
+    assert "\x01" not in game.generated_source and "\x03" not in game.generated_source
+    # Nim (3, 4, 5): 12 first moves, the same game as without the comment.
+    assert perft(game, 1) == perft(plain, 1) == 12
+    assert perft(game, 3) == perft(plain, 3)

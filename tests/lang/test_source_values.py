@@ -4,6 +4,7 @@ its game; `gdl check` shows them so."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from fractions import Fraction
 from pathlib import Path
@@ -82,6 +83,39 @@ def test_values_as_the_language_writes_them(value: Any, text: str) -> None:
     assert read_back(text) == value
 
 
+# Parameters whose kind the file tells by how it writes them: a list is a tuple at run time,
+# but the checks keep the two apart (`[1] + (2,)` is an error), so a value written back must
+# give the kind again.
+KINDS = [
+    "[1, 2]",
+    "[5]",
+    "[]",
+    "[[1], [2, 3]]",
+    '{"a": [1, 2]}',
+    "(1, [2])",
+    '[("x", [true])]',
+    "{[1], [2]}",
+    'put(grid(1, 3, red), (0, 0), "red")',
+    "[grid(1, 1, [0])]",
+]
+
+
+@pytest.mark.parametrize("default", KINDS)
+def test_a_value_written_back_has_its_kind_again(default: str) -> None:
+    game = gdl.build(GAME.replace("{default}", default))
+    value, kind = game.params["p"], game.checked.params["p"].kind
+    text = source_text(value, kind)
+    again = gdl.build(GAME.replace("{default}", default), "<string>", {"p": parse_value(text)})
+    assert again.params["p"] == value
+    assert again.checked.params["p"].kind == kind
+    assert [type(cell) for cell in again.params["p"]] == [type(cell) for cell in value]  # "red" is no symbol red
+
+
+def test_a_grid_of_strings_and_symbols_of_one_name_keeps_them_apart() -> None:
+    board = make_grid(1, 3, ["red", symbol("red"), symbol("red")])
+    assert source_text(board) == 'put(grid(1, 3, red), (0, 0), "red")'
+
+
 NAMED = """game "Names"
 players A, B
 param names = ["x", "y"]
@@ -96,6 +130,7 @@ result(m):
     mover = other(mover)
 terminal = n == 0
 utility = 1 if mover == A else -1
+display = str(n) + " of " + str(len(names + ["z"]))
 """
 
 
@@ -106,7 +141,7 @@ def test_a_tablebase_of_strings_in_a_list_and_of_a_grid_reads_its_parameters_bac
     assert main(["solve", str(path), "--out", str(out)]) == 0
     with sqlite3.connect(out) as connection:
         (params,) = connection.execute("SELECT value FROM meta WHERE name = 'params'").fetchone()
-    assert '"names": "(\\"x\\", \\"y\\")"' in params  # the strings quoted inside the list
+    assert '"names": "[\\"x\\", \\"y\\"]"' in params  # a list, of strings quoted
     capsys.readouterr()
     # A takes 1, B takes the last: A is to move at the end, which `utility` scores 1 for A.
     assert main(["query", str(out)]) == 0
@@ -116,7 +151,7 @@ def test_a_tablebase_of_strings_in_a_list_and_of_a_grid_reads_its_parameters_bac
     assert table.game.params["board"] == make_grid(2, 2, [0, 0, 7, 0])
     assert table.value(table.game.initial_state()) == 1
     assert main(["check", str(path)]) == 0
-    assert 'parameters names=("x", "y"), board=put(grid(2, 2, 0), (1, 0), 7)' in capsys.readouterr().out
+    assert 'parameters names=["x", "y"], board=put(grid(2, 2, 0), (1, 0), 7)' in capsys.readouterr().out
 
 
 def test_a_list_prints_in_brackets_where_its_kind_is_known() -> None:
@@ -131,3 +166,28 @@ def test_a_list_prints_in_brackets_where_its_kind_is_known() -> None:
     assert to_text(Map({"a": (1,)}), kind=map_of(STRING, list_of(INT))) == "{a: [1]}"
     assert to_text(Set([(1, 2)]), kind=set_of(list_of(INT))) == "{[1, 2]}"
     assert to_text((1, 2), kind=tuple_of((INT, INT))) == "(1, 2)"
+
+
+def test_a_tablebase_that_wrote_a_string_otherwise_is_still_its_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Tablebases written before parameters were recorded as the language writes them hold a
+    string as JSON (`"caf\\u00e9"`): the same value, so the same game; another value is not."""
+    path, out = tmp_path / "label.gdl", tmp_path / "label.sqlite"
+    path.write_text(Path("games/subtraction.gdl").read_text().replace("param stones", 'param label = "café"\nparam stones', 1))
+    assert main(["solve", str(path), "--out", str(out)]) == 0
+    with sqlite3.connect(out) as connection:
+        (params,) = connection.execute("SELECT value FROM meta WHERE name = 'params'").fetchone()
+        recorded = json.loads(params)
+        assert recorded["label"] == '"café"'
+        recorded["label"] = json.dumps("café")  # as gdl wrote it before: "caf\u00e9"
+        assert recorded["label"] == '"caf\\u00e9"'
+        connection.execute("UPDATE meta SET value = ? WHERE name = 'params'", (json.dumps(recorded),))
+    capsys.readouterr()
+    game = gdl.load(path)
+    table = gdl.Tablebase(out)
+    assert table.game.params["label"] == "café"
+    assert main(["play", str(path), "--tablebase", str(out), "--as", "none"]) == 0
+    assert "error" not in capsys.readouterr().err
+    assert main(["play", str(path), "-p", 'label="cafe"', "--tablebase", str(out), "--as", "none"]) == 1
+    assert "the tablebase was built with other parameters" in capsys.readouterr().err
+    assert game.params["label"] == "café"
