@@ -225,11 +225,33 @@ _STARTS_EXPRESSION = {"NAME", "NUMBER", "DECIMAL", "STRING", "LPAR", "LSQB", "LB
 def tabs_and_spaces(text: str) -> str:
     """A note for a mistake of indentation in a file that indents some lines with tabs and
     others with spaces, which may look alike; else nothing."""
-    indents = [line[:len(line) - len(line.lstrip(" \t"))] for line in text.splitlines() if line.strip()]
+    indents = []
+    depth = 0  # brackets open: the lines inside them are not indented, they go on
+    for line in text.splitlines():
+        code = line.lstrip(" \t")
+        if depth == 0 and code and not code.startswith("#"):
+            indents.append(line[:len(line) - len(code)])
+        depth = max(0, depth + _bracket_change(code))
     if any("\t" in indent for indent in indents) and any(" " in indent for indent in indents):
         return ("; the file indents some lines with tabs and others with spaces, which may look alike here "
                 "(a tab counts as 8 spaces): indent with one or the other")
     return ""
+
+
+def _bracket_change(code: str) -> int:
+    """Brackets a line opens less those it closes, outside its strings and its comment."""
+    change = 0
+    quoted = escaped = False
+    for ch in code:
+        if quoted:
+            escaped, quoted = (not escaped and ch == "\\"), quoted and (escaped or ch != '"')
+        elif ch == '"':
+            quoted = True
+        elif ch == "#":
+            break
+        else:
+            change += (ch in "([{") - (ch in ")]}")
+    return change
 
 
 def _guess(token: Token | None, expected: set[str], text: str) -> str | None:

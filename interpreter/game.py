@@ -195,11 +195,24 @@ def _tier_problem(tier: Any) -> str:
 
 def _normal(text: str) -> str:
     """A move's name as typed, spaces, brackets and case aside, and the comma that ends a
-    tuple of one item: `(2,)`, `[2]` and `2` read the same."""
-    return "".join(ch for ch in _LAST_COMMA.sub("", text.lower().replace(" ", "")) if ch not in "()[]")
+    whole name of one item: `(2,)`, `[2]`, `2,` and `2` read the same (`((1,), 2)` and
+    `(1, 2)` do not)."""
+    typed = text.lower().replace(" ", "")
+    if typed.endswith(","):
+        typed = typed[:-1]
+    elif typed.endswith((",)", ",]")) and _closes_at_end(typed):
+        typed = typed[:-2] + typed[-1]
+    return "".join(ch for ch in typed if ch not in "()[]")
 
 
-_LAST_COMMA = re.compile(r",(?=[)\]]|$)")
+def _closes_at_end(text: str) -> bool:
+    """Whether the bracket that opens ``text`` is the one that closes it."""
+    depth = 0
+    for index, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth == 0:
+            return index == len(text) - 1
+    return False
 
 
 class Game(BaseGame):

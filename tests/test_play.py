@@ -298,6 +298,9 @@ def test_a_move_of_one_item_is_typed_and_printed_as_the_file_writes_it(tmp_path:
     for typed in ("(2,)", "2,", "[2]", "2", " [ 2 ] "):
         assert game.parse_move(state, typed) == (2,)
     assert game.parse_move(state, "[1,2]") == (1, 2)
+    # Only the comma that ends the whole name: a tuple of one inside another still counts.
+    assert game.shared_names([((1,), 2), (1, 2)]) == []
+    assert game.shared_names([(2,), 2]) == [["[2]", "2"]]
     # `2` names the move (2,): the moves are not numbered, so that `2` is never the second one.
     # Lists are printed as the file writes them, in brackets: the moves and the field `heaps`.
     assert [game.format_move(move) for move in game.actions(state)] == ["[1]", "[2]", "[1, 2]"]

@@ -122,6 +122,12 @@ def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[Solved
 _RETURNS_KEPT = 100
 
 
+def _named_by_a_number(game: Any, move: Any, name: str, count: int) -> bool:
+    """Whether a number from 1 to ``count`` names ``move`` (printed ``name``) when typed."""
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return bool(digits) and 1 <= int(digits) <= count and game.moves_named(digits, [move]) == [move]
+
+
 def _not_interrupted(result: Any) -> Any:
     """A search's result, unless Ctrl-C stopped the search: the searchers then return the best
     found so far, but a player who presses Ctrl-C during the computer's turn wants to quit,
@@ -309,9 +315,9 @@ class Match:
         moves = list(self.game.actions(self.state))
         mover = self.game.to_move(self.state)
         names = [move_text(self.game, m) for m in moves]
-        # When a number names a move (`2` names the move printed `(2,)` too), a number is a name,
+        # When a number names a move (`2` names the move printed `[2]` too), a number is a name,
         # never a place in the list.
-        self.numbered = not any(self.game.moves_named(str(place), moves) for place in range(1, len(moves) + 1))
+        self.numbered = not any(_named_by_a_number(self.game, move, name, len(moves)) for move, name in zip(moves, names))
         if self.numbered:
             listing = "  ".join(f"{i}) {name}" for i, name in enumerate(names, start=1))
         else:

@@ -64,6 +64,8 @@ SYNTAX = [
     # tabs among spaces: a tab counts as 8 spaces, which the eye does not see
     (BASE.replace("    n = 0\n", "    n = 0\n\tk = 1\n"), "this line is indented more than the one before it, but only the lines after a `:` start a block (an expression may run on over several lines only inside brackets)" + TABS, 5, 2),
     (BASE.replace("    n = 0\n", "\t\tn = 0\n\t k = 1\n"), "this line's indentation matches no enclosing block" + TABS, 5, 10),
+    # a tab inside brackets is no indentation: no note
+    (BASE.replace("moves = [1]", 'moves = [(1,\n\t"(", 2)][0:1]').replace("    n += m\n", "    n += 1\n  n += 2\n"), "this line's indentation matches no enclosing block", 10, 3),
     # missing expressions
     (BASE + "x = \n", "an expression is missing here", 11, 5),
     (BASE + "x = 1 +\n", "an expression is missing here", 11, 8),
