@@ -12,7 +12,7 @@ from types import CodeType, FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from gdl import _hot, model
-from gdl.errors import GdlError, GdlRuntimeError, GdlSyntaxError
+from gdl.errors import GdlError, GdlParamError, GdlRuntimeError, GdlSyntaxError
 from gdl.kinds import ANY, CELL, Kind, element, join
 from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
@@ -239,7 +239,7 @@ class Game(BaseGame):
         with room_for_nesting():
             program = Program(checked, passes)
             self._exec(program, program.load_source())
-        self.params = {name: self._load_value(f"_param_{name}", "p_" + name) for name in checked.params}
+        self.params = {name: self._load_param(name) for name in checked.params}
         for name in checked.constant_order:
             self._load_value(f"_constant_{name}", "d_" + name)
         initial = tuple(self._load_value(f"_initial_{f.name}", None) for f in checked.fields)
@@ -338,6 +338,19 @@ class Game(BaseGame):
         self._names.update(program.emitter.constants)
         self._names.update(program.extra)
         exec(code, self._names)
+
+    def _load_param(self, name: str) -> Any:
+        """A parameter's value; one given for it (not its default) that fails is said at the
+        parameter's declaration, as the checks say a value given of the wrong kind (its own
+        positions are in the text given, not in the file)."""
+        param = self.checked.params[name]
+        if param.source is param.node.default:
+            return self._load_value(f"_param_{name}", "p_" + name)
+        try:
+            return self._load_value(f"_param_{name}", "p_" + name)
+        except GdlRuntimeError as error:
+            raise self.source.error(GdlParamError, f"the value given for parameter `{name}` fails: {error.message}",
+                                    param.node.line, param.node.column) from None
 
     def _load_value(self, function: str, store_as: str | None) -> Any:
         try:

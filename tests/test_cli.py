@@ -201,6 +201,7 @@ def test_p_overrides_a_parameter() -> None:
         ("piles=(1,", 1, "games/nim.gdl:18:7: error: -p piles: `(1,` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
         ("piles=__import__('os')", 1, "games/nim.gdl:18:7: error: -p piles: `__import__('os')` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
         ("piles=zz", 1, "games/nim.gdl:18:7: error: the value given for parameter `piles` is not valid: unknown name `zz`"),
+        ("piles=(1, 1 // 0)", 1, "games/nim.gdl:18:7: error: the value given for parameter `piles` fails: division by zero"),
         ("piles", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `piles`"),
         ("=3", 2, "gdl check: error: -p expects NAME=VALUE (e.g. -p rows=5), got `=3`"),
     ],
