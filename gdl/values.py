@@ -321,7 +321,27 @@ def source_text(value: Any, kind: Kind | None = None) -> str:
     if isinstance(value, Map):
         keys, items = kind.args if kind.name == "map" else (ANY, ANY)
         return "{" + ", ".join(f"{source_text(k, keys)}: {source_text(v, items)}" for k, v in value.items()) + "}"
-    return to_text(value)  # a number
+    if type(value) is int and abs(value) >= _LONGEST_LITERAL:
+        return _long_integer_source(value)
+    if isinstance(value, Fraction) and value.denominator != 1 and max(abs(value.numerator), value.denominator) >= _LONGEST_LITERAL:
+        return f"{source_text(value.numerator)} / {source_text(value.denominator)}"
+    return to_text(value)  # a number (of a fraction, each part within the literals' limit)
+
+
+# Integers written out whole up to this; beyond it as a sum of parts, since a literal of the
+# language has at most MAX_DIGITS digits.
+_PART_DIGITS = 1_000
+_LONGEST_LITERAL = 10 ** _PART_DIGITS
+
+
+def _long_integer_source(value: int) -> str:
+    """An integer too long for one literal, as `(PART * 10 ** 1000 + PART) * ...`."""
+    sign, digits = ("-", _digits(-value)) if value < 0 else ("", _digits(value))
+    first = len(digits) % _PART_DIGITS or _PART_DIGITS
+    text = digits[:first].lstrip("0") or "0"
+    for start in range(first, len(digits), _PART_DIGITS):
+        text = f"({text}) * 10 ** {_PART_DIGITS} + {digits[start:start + _PART_DIGITS].lstrip('0') or '0'}"
+    return f"{sign}({text})"
 
 
 def _item_kind(kind: Kind, index: int, size: int) -> Kind:
