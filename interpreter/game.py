@@ -8,6 +8,7 @@ import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cached_property
 from types import CodeType, FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, cast
 
@@ -169,11 +170,12 @@ _BOUND = re.compile(r"\bfor\s+([A-Za-z_0-9,\s()]+?)\s+in\b")  # a comprehension'
 _SHOWN = 200  # characters of a value shown in a message at most
 
 
-def _value_shown(value: Any) -> str:
-    """A value as a message shows a local name's: as the game prints it, a string in quotes
-    (a symbol without), cut to ``_SHOWN`` characters (a long one never printed whole)."""
+def _value_shown(value: Any, kind: Kind | None = None) -> str:
+    """A value as a message shows a local name's: as the game prints it (a list in brackets,
+    given its ``kind``), a string in quotes (a symbol without), cut to ``_SHOWN`` characters
+    (a long one never printed whole)."""
     try:
-        text = to_text(value, TextBudget(50 * _SHOWN, "a value shown"))
+        text = to_text(value, TextBudget(50 * _SHOWN, "a value shown"), kind)
     except RuleError:
         return f"(a value of {len(value):,} items, too long to show)" if hasattr(value, "__len__") \
             else "(a value too long to show)"
@@ -475,6 +477,20 @@ class Game(BaseGame):
             names_text=None if frame is None else self._names_read(frame, self.source.line(line) or ""),
         )
 
+    @cached_property
+    def _local_kinds(self) -> dict[str, Kind]:
+        """The kind of each local name of the file that has one kind wherever it is used."""
+        checked = self.checked
+        roots: list[model.Node | model.Block] = [d.value for d in checked.definitions.values()]
+        roots += [f.body for f in checked.functions.values()]
+        if checked.result is not None:
+            roots.append(checked.result.body)
+        kinds: dict[str, set[Kind]] = {}
+        for node in (n for root in roots for n in model.walk(root)):
+            if isinstance(node, model.LocalRef):
+                kinds.setdefault(node.local.name, set()).add(node.local.kind)
+        return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
+
     def _failed_at(self, trace: TracebackType, line_number: int) -> tuple[int, int]:
         """The file's position of the expression that failed on generated line ``line_number``
         (the innermost marked one around the part of the line Python ran last), or its
@@ -501,7 +517,8 @@ class Game(BaseGame):
         if not frame.f_code.co_name.startswith("<"):
             for bound in _BOUND.findall(code):
                 read -= set(_WORD.findall(bound))
-        shown = [f"{name[2:]} = {_value_shown(value)}" for name, value in frame.f_locals.items()
+        kinds = self._local_kinds
+        shown = [f"{name[2:]} = {_value_shown(value, kinds.get(name[2:]))}" for name, value in frame.f_locals.items()
                  if name.startswith("v_") and name[2:] in read]
         return "\n".join(shown) or None
 

@@ -320,7 +320,7 @@ def test_the_message_shows_the_local_names_the_failing_line_reads() -> None:
     error = run_error(build(body="    let t = range(1000)\n    n = t[m + 2000]"), play(0))
     assert error.names_text is not None
     moved, long = error.names_text.split("\n")
-    assert moved == "m = 0" and long.startswith("t = (0, 1, 2, ") and long.endswith("...") and len(long) == 4 + 200
+    assert moved == "m = 0" and long.startswith("t = [0, 1, 2, ") and long.endswith("...") and len(long) == 4 + 200
     error = run_error(build(terminal="[1][n + 1] == 1"), lambda g: g.is_terminal(start(g)))
     assert error.names_text is None  # `n` is a field: shown with the state
 
@@ -472,3 +472,11 @@ def test_load_rejects_special_definitions_that_cannot_work(extra: str, message: 
     error = caught.value
     assert (error.message, error.line, error.column) == (message, line, column)
     assert error.file == "<string>"
+
+
+def test_local_names_and_fields_that_hold_lists_are_shown_in_brackets() -> None:
+    error = run_error(build(moves="[[1, 2]]", body="    let xs = [n, n + 1]\n    n = xs[m[0] + 5]"), play((1, 2)))
+    assert error.names_text == "m = [1, 2]\nxs = [0, 1]"
+    # A tuple stays a tuple: the cell a loop gives.
+    error = run_error(build(body="    for c in [(0, 0)]:\n        n = 1 // (c[0] * m)"), play(0))
+    assert error.names_text == "m = 0\nc = (0, 0)"
