@@ -455,16 +455,15 @@ class Game(BaseGame):
     def _rule_error(self, error: BaseException, state: State | None, rule: str | None = None) -> GdlError:
         if isinstance(error, GdlError):
             return error
-        line_number = None
-        frame = None
-        last = error.__traceback__
-        trace = last
+        failed: TracebackType | None = None  # the innermost entry in the file's rules
+        trace = error.__traceback__
         while trace is not None:
             if trace.tb_frame.f_code.co_filename == self._filename and trace.tb_lineno in self._positions:
-                line_number, frame, last = trace.tb_lineno, trace.tb_frame, trace
+                failed = trace
             trace = trace.tb_next
-        if line_number is not None:
-            line, column = self._failed_at(last, line_number) if last is not None else self._positions[line_number]
+        frame = None if failed is None else failed.tb_frame
+        if failed is not None:
+            line, column = self._failed_at(failed)
         elif rule is not None and rule in self.checked.definitions:
             node = self.checked.definitions[rule].node
             line, column = node.line, node.column
@@ -491,10 +490,11 @@ class Game(BaseGame):
                 kinds.setdefault(node.local.name, set()).add(node.local.kind)
         return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
 
-    def _failed_at(self, trace: TracebackType, line_number: int) -> tuple[int, int]:
-        """The file's position of the expression that failed on generated line ``line_number``
-        (the innermost marked one around the part of the line Python ran last), or its
-        statement's."""
+    def _failed_at(self, trace: TracebackType) -> tuple[int, int]:
+        """The file's position of the expression that failed on the generated line of
+        ``trace`` (the innermost marked one around the part of the line Python ran last), or
+        its statement's."""
+        line_number = trace.tb_lineno
         positions = list(trace.tb_frame.f_code.co_positions())
         index = trace.tb_lasti // 2
         if 0 <= index < len(positions):
