@@ -49,6 +49,10 @@ class Builtin:
     reserved: bool = True
     """Whether a file's own `def` may not take the name (false for the built-ins added after
     files were written with functions of those names: a file's function then takes precedence)."""
+    prints: ResultKind | None = None
+    """The kind of what it writes as text, from its arguments' kinds (`str`: x's; `join`: the
+    items'): where that holds a list, the compiler passes `implementation` that kind too, so
+    that the list is written in brackets."""
 
     @property
     def usage(self) -> str:
@@ -178,8 +182,10 @@ TABLE: tuple[Builtin, ...] = (
     _b("after", ("after(move, x)",), "x in the state after the move: its fields, definitions and functions read that state, local names keep their values",
        2, 2, lambda a: a[1], pure=False, reserved=False),
     # text
-    _b("str", ("str(x)",), "x as text, as the game prints it", 1, 1, _always(STRING), (), _lib.text, counts="`str(x)`"),
-    _b("join", ("join(separator, xs)",), "the items as text, with the separator between them", 2, 2, _always(STRING), (STRING,), _lib.join, counts="`join`"),
+    _b("str", ("str(x)",), "x as text, as the game prints it", 1, 1, _always(STRING), (), _lib.text, counts="`str(x)`",
+       prints=lambda args: args[0]),
+    _b("join", ("join(separator, xs)",), "the items as text, with the separator between them", 2, 2, _always(STRING), (STRING,), _lib.join, counts="`join`",
+       prints=lambda args: element(args[1])),
     _b("pad", ("pad(x, width)",), "x as text, right-aligned in width characters", 2, 2, _always(STRING), (ANY, INT), _lib.pad, counts="`pad(x, width)`"),
     _b("show", ("show(g)", "show(g, legend)"), "a grid as text, one line a row; legend maps cell values to text", 1, 2, _always(STRING), (GRID, MAP), _lib.show,
        counts="`show(g)`"),

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from gdl import _hot, limits
+from gdl.kinds import Kind
 from gdl.values import Grid, Map, RuleError, Set, Symbol, TextBudget, make_grid, number, to_text
 
 if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
@@ -362,16 +363,16 @@ def _text_budget(what: str) -> TextBudget:
 
 
 @typeguard_ignore
-def text(value: Any) -> str:
-    """`str(x)`."""
-    return to_text(value, _text_budget("str()"))
+def text(value: Any, kind: Kind | None = None) -> str:
+    """`str(x)`; given the ``kind`` of x, a list in brackets."""
+    return to_text(value, _text_budget("str()"), kind)
 
 
 @typeguard_ignore
-def join(separator: str, items: Iterable[Any]) -> str:
-    """`join(separator, xs)`."""
+def join(separator: str, items: Iterable[Any], kind: Kind | None = None) -> str:
+    """`join(separator, xs)`; given the ``kind`` of the items, lists in brackets."""
     budget = _text_budget("join()")
-    texts = [to_text(item, budget) for item in items]
+    texts = [to_text(item, budget, kind) for item in items]
     separator = str(separator)
     budget.spend(len(separator) * max(0, len(texts) - 1))
     return separator.join(texts)

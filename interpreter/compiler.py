@@ -178,7 +178,12 @@ class Emitter:
         return f"f_{node.function.name}({', '.join(args)})"
 
     def _expr_BuiltinCall(self, node: model.BuiltinCall) -> str:
-        return f"b_{node.builtin.name}({', '.join(self.expr(arg) for arg in node.args)})"
+        args = [self.expr(arg) for arg in node.args]
+        prints = node.builtin.prints
+        printed = None if prints is None else prints(tuple(arg.kind for arg in node.args))
+        if printed is not None and _holds_a_list(printed):  # else it prints the same without
+            args.append(self.constant(printed))
+        return f"b_{node.builtin.name}({', '.join(args)})"
 
     def _expr_After(self, node: model.After) -> str:
         name = self.fresh("after")
@@ -477,6 +482,12 @@ def may_grow_kinds(op: str, left: Kind, right: Kind) -> bool:
 
 def _is_empty(node: model.Expr) -> bool:
     return isinstance(node, (model.ListExpr, model.TupleExpr)) and not node.items
+
+
+def _holds_a_list(kind: Kind) -> bool:
+    """Whether a value of ``kind`` is, or holds, a list (printed in brackets, where a tuple is in
+    parentheses)."""
+    return kind.name == "list" or any(map(_holds_a_list, kind.args))
 
 
 def _symbolic(kind: Kind) -> bool:

@@ -195,3 +195,20 @@ def test_a_tablebase_that_wrote_a_string_otherwise_is_still_its_games(
     assert main(["play", str(path), "-p", 'label="cafe"', "--tablebase", str(out), "--as", "none"]) == 1
     assert "the tablebase was built with other parameters" in capsys.readouterr().err
     assert game.params["label"] == "café"
+
+
+def test_str_and_join_write_a_list_in_brackets() -> None:
+    game = gdl.loads("""game "Text"
+players A, B
+state:
+    xs = [1, 2]
+    pairs = [(1, [2])]
+to_move = A
+moves = [1]
+result(m):
+    xs = [m]
+terminal = xs == [1]
+utility = 0
+display = str(xs) + " " + join(";", [xs, [3]]) + " " + str(pairs) + " " + str((1, 2)) + " " + join(",", [1, 2])
+""")
+    assert game.display(game.initial_state()) == "[1, 2] [1, 2];[3] [(1, [2])] (1, 2) 1,2"
