@@ -222,11 +222,19 @@ def load_game(args: argparse.Namespace) -> Any:
 # ---- numbers and moves -----------------------------------------------------------------------
 
 
+# Characters of a fraction written out at most in text for people (JSON gives every digit).
+_FRACTION_SHOWN = 24
+
+
 def number_text(value: Any) -> str:
-    """A value for people: integers as they are, fractions also as decimals."""
+    """A value for people: integers as they are, fractions also as decimals (a fraction too
+    long to read, Hog's of 84 digits, as a decimal alone, said to be exact)."""
     if isinstance(value, Fraction):
         if value.denominator == 1:
             return str(value.numerator)
+        if len(str(value)) > _FRACTION_SHOWN:
+            return (f"~{float(value):.4f} (exactly a fraction of {len(str(abs(value.numerator)))} digits over "
+                    f"{len(str(value.denominator))})")
         return f"{value} (~{float(value):.4f})"
     if isinstance(value, float):
         text = f"{value:.4f}".rstrip("0").rstrip(".")
