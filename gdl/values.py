@@ -278,7 +278,7 @@ def _text(value: Any, budget: TextBudget | None) -> str:
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Set):
         if not value:
-            return _spend(budget, "set()")
+            return _spend(budget, "set([])")  # as the language writes it: `set()` is no call of it
         if budget is not None:  # the braces and commas
             budget.spend(2 * len(value))
         return "{" + ", ".join(_text(v, budget) for v in value) + "}"

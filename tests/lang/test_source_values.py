@@ -170,6 +170,7 @@ def test_a_list_prints_in_brackets_where_its_kind_is_known() -> None:
     assert to_text(Map({"a": (1,)}), kind=map_of(STRING, list_of(INT))) == "{a: [1]}"
     assert to_text(Set([(1, 2)]), kind=set_of(list_of(INT))) == "{[1, 2]}"
     assert to_text((1, 2), kind=tuple_of((INT, INT))) == "(1, 2)"
+    assert to_text(Set([])) == "set([])" == source_text(Set([]))  # the language has no `set()`
 
 
 def test_a_tablebase_that_wrote_a_string_otherwise_is_still_its_games(
