@@ -116,7 +116,7 @@ class Grid(tuple):  # type: ignore[type-arg]
                 return _spend(budget, str(legend[value]))
             if value is EMPTY:
                 return _spend(budget, ".")
-            return _text(value, budget)
+            return _text(value, budget, ANY)
 
         rows = [[text(self[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]
         width = max((len(t) for row in rows for t in row), default=1)
@@ -229,31 +229,7 @@ def to_text(value: Any, budget: TextBudget | None = None, kind: Kind | None = No
     budget, a RuleError rather than a text longer than it allows.  Given the ``kind`` the file
     gives the value (a state's field, a move), a list in brackets as the file writes it: at run
     time a list is a tuple, printed in parentheses."""
-    return _text(value, budget) if kind is None or kind.name == "any" else _kind_text(value, kind, budget)
-
-
-def _kind_text(value: Any, kind: Kind, budget: TextBudget | None) -> str:
-    """``to_text`` of a value of a known ``kind``."""
-    if kind.name == "list" and type(value) is tuple:
-        if budget is not None:
-            budget.spend(2 * max(len(value), 1))
-        return "[" + ", ".join(_kind_text(item, kind.args[0], budget) for item in value) + "]"
-    if kind.name == "tuple" and type(value) is tuple and len(kind.args) == len(value) and value:
-        if budget is not None:
-            budget.spend(3 if len(value) == 1 else 2 * len(value))
-        inner = ", ".join(_kind_text(item, item_kind, budget) for item, item_kind in zip(value, kind.args))
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if kind.name == "set" and isinstance(value, Set) and value:
-        if budget is not None:
-            budget.spend(2 * len(value))
-        return "{" + ", ".join(_kind_text(item, kind.args[0], budget) for item in value) + "}"
-    if kind.name == "map" and isinstance(value, Map) and value:
-        if budget is not None:
-            budget.spend(4 * len(value))
-        keys, items = kind.args
-        return "{" + ", ".join(f"{_kind_text(k, keys, budget)}: {_kind_text(v, items, budget)}"
-                               for k, v in value.items()) + "}"
-    return _text(value, budget)
+    return _text(value, budget, kind or ANY)
 
 
 def _spend(budget: TextBudget | None, text: str) -> str:
@@ -262,7 +238,7 @@ def _spend(budget: TextBudget | None, text: str) -> str:
     return text
 
 
-def _text(value: Any, budget: TextBudget | None) -> str:
+def _text(value: Any, budget: TextBudget | None, kind: Kind) -> str:
     if value is True:
         return _spend(budget, "true")
     if value is False:
@@ -274,18 +250,22 @@ def _text(value: Any, budget: TextBudget | None) -> str:
     if isinstance(value, tuple):
         if budget is not None:  # the brackets and commas
             budget.spend(3 if len(value) == 1 else 2 * max(len(value), 1))
-        inner = ", ".join(_text(v, budget) for v in value)
+        inner = ", ".join(_text(v, budget, _item_kind(kind, index, len(value))) for index, v in enumerate(value))
+        if kind.name == "list":
+            return f"[{inner}]"
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, Set):
         if not value:
             return _spend(budget, "set([])")  # as the language writes it: `set()` is no call of it
         if budget is not None:  # the braces and commas
             budget.spend(2 * len(value))
-        return "{" + ", ".join(_text(v, budget) for v in value) + "}"
+        element = _item_kind(kind, 0, 1)
+        return "{" + ", ".join(_text(v, budget, element) for v in value) + "}"
     if isinstance(value, Map):
         if budget is not None:  # the braces, colons and commas
             budget.spend(4 * len(value) if value else 2)
-        return "{" + ", ".join(f"{_text(k, budget)}: {_text(v, budget)}" for k, v in value.items()) + "}"
+        keys, items = kind.args if kind.name == "map" else (ANY, ANY)
+        return "{" + ", ".join(f"{_text(k, budget, keys)}: {_text(v, budget, items)}" for k, v in value.items()) + "}"
     if isinstance(value, int):
         return _spend(budget, _digits(value))
     if isinstance(value, Fraction):  # a whole number computed as a fraction (1/2 * 2) prints as one

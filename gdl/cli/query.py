@@ -144,9 +144,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _remoteness_text(remoteness: int | None, short: bool = False) -> str:
+def _remoteness_text(remoteness: int | None) -> str:
     if remoteness is None:
         return ""
-    if short:
-        return f"  in {remoteness}"
     return f", {ends_in(remoteness)}"

@@ -313,17 +313,27 @@ def best_line(game: Game, start: State, answer: Callable[[State], tuple[Value, i
     move's place; ``slack`` bounds the error of a value (a solve by value iteration)."""
     position = position_of(game)
     chance = has_chance(game)
+    answers: dict[State, tuple[Value, int, int]] = {}
+
+    def answer_once(state: State) -> tuple[Value, int, int]:
+        # The move kept is tested by its child's answer, which the next ply asks for again (a
+        # query of the tablebase each, after a solve by tiers).
+        found = answers.get(state)
+        if found is None:
+            found = answers[state] = answer(state)
+        return found
+
     seen: set[Hashable] = set()
     line: list[Move] = []
     state = start
     while not game.is_terminal(state) and not (chance and game.is_chance(state)) and len(line) < _LINE_LIMIT:
         here = state if position is None else position(state)
-        value, remoteness, best = answer(state)
+        value, remoteness, best = answer_once(state)
         if here in seen or best == NO_MOVE:
             break
         seen.add(here)
         moves = game.actions(state)
-        line.append(kept_move(game, state, moves, best, answer, value, remoteness, slack))
+        line.append(kept_move(game, state, moves, best, answer_once, value, remoteness, slack))
         state = game.result(state, line[-1])
     return tuple(line)
 
