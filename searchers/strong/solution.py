@@ -19,6 +19,7 @@ import math
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import compress
 from typing import TYPE_CHECKING, Any, TypeAlias, cast, no_type_check as typeguard_ignore
 
@@ -83,14 +84,40 @@ def as_float(number: Value) -> float:
         return math.inf if number > 0 else -math.inf
 
 
+def float_error(numbers: Iterable[Value]) -> float:
+    """How far ``numbers`` move as they become floats, at most (rounded up): an integer past
+    2**53, or a fraction such as 1/3, has no float equal to it.  Value iteration computes with
+    floats from the scores a play ends with; its values are off by as much again as these."""
+    moved: Value = 0
+    for v in set(numbers):
+        if type(v) is float or (type(v) is int and -_FLOAT_INT <= v <= _FLOAT_INT):
+            continue
+        near = as_float(v)
+        if math.isinf(near):
+            return math.inf
+        moved = max(moved, abs(Fraction(near) - v))
+    return float_above(moved)
+
+
+_FLOAT_INT = 2**53  # the integers from -2**53 to 2**53 are floats exactly
+
+
+def float_above(number: Value) -> float:
+    """The least float at or above ``number`` (infinity past the floats' range)."""
+    near = as_float(number)
+    return math.nextafter(near, math.inf) if near < number else near
+
+
 def capped_residual(residual: float, ends: Iterable[Value]) -> float:
     """``residual``, value iteration's bound (its cycles' bounds added up: loose where many
     cycles are solved), or the distance from the lowest to the highest of ``ends`` where that is
     less: ``ends`` holds the scores a play can end with (the finished games' and the repetition
     scores), and every value, the game's and value iteration's (each sweep averages, or picks
     among, values between them), lies between the lowest and the highest of those."""
+    if not residual:
+        return residual
     scores = list(ends)
-    return min(residual, as_float(max(scores) - min(scores))) if scores else residual
+    return min(residual, float_above(max(scores) - min(scores)) + float_error(scores)) if scores else residual
 
 
 def repetition_scores(scores: Iterable[Value | None], kinds: Iterable[int]) -> set[Value]:

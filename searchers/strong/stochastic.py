@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from math import ulp
 from operator import add, sub
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from typing import Any, no_type_check as typeguard_ignore
 
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import Solution, repetition_varies, strongly_connected
+from .solution import Solution, float_error, repetition_varies, strongly_connected
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -104,6 +105,7 @@ class _Component:
         lowest, highest = min(ends), max(ends)
         widest = max((len(row) for kind, row in zip(self.kind, self.moves) if kind == CHANCE), default=0)
         return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
+
 
 
 Circles = dict[int, tuple[int, frozenset[int], list[Move]]]
@@ -809,6 +811,9 @@ def solve_chance_cycle(
         solution.exact = False
         # A cycle's values are within its bound of those it would have if the values it leads
         # out to were exact: the bounds of the cycles solved add up.
-        solution.residual += bound
+        # Its values are off by as much again as the values it leads out to, and the repetition
+        # scores, moved as they became floats.
+        solution.residual += bound + float_error(chain(
+            (v for row in component.moves for _, j, v, _ in row if j == _EXIT), component.repetition))
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play
             repetition_varies(solution, component.repetition)

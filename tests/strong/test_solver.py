@@ -113,6 +113,33 @@ def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch
     assert result.residual < 1e-9
 
 
+class CoinToOneScore(CoinFlip):
+    """The coin game where every end, and endless play, scores ``score`` for A (and its
+    opposite for B): so every position's value is exactly ``score``."""
+
+    def __init__(self, score: Value) -> None:
+        self.score = score
+
+    def utility(self, state: Any, player: str) -> Value:
+        """``score`` for A."""
+        return self.score if player == "A" else -self.score
+
+    repetition_utility = utility
+
+
+@pytest.mark.parametrize("score", [2**60 + 1, Fraction(1, 3), Fraction(2**70 + 1, 3)])
+def test_value_iteration_counts_the_scores_it_rounds_to_floats(monkeypatch: pytest.MonkeyPatch, score: Value) -> None:
+    """Value iteration computes with floats: a score that no float equals (2**60 + 1, 1/3)
+    moves as it becomes one, and the value found with it.  Every value here is the score, so the
+    span of the scores is nought; the residual still bounds how far the value found is."""
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    result = solve_strong(CoinToOneScore(score))
+    assert not result.exact and result.method == "value iteration"
+    assert result.value != score  # no float is the score
+    assert 0 < abs(Fraction(result.value) - score) <= result.residual
+    assert result.residual <= 4 * abs(Fraction(float(score)) - score)  # and not far past it
+
+
 # The mover flips a coin (heads at 1/3: the mover wins; tails: the other player wins) or
 # passes the turn.  With `repetition` 1/2 for A, passing for ever is better for A than flipping:
 # A passes, and B must flip (1/3 for A), though B's pass is worth as much to B if A then flips.
