@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -206,6 +207,61 @@ def remove_sqlite_file(path: str | Path) -> None:
     for stale in (Path(path), Path(f"{path}-journal"), Path(f"{path}-wal"), Path(f"{path}-shm")):
         if stale.exists():
             os.remove(stale)
+
+
+# The files a solve by tiers into NAME makes beside it, which one killed outright leaves:
+# its workers' part files (NAME.part0, ...), its scratch file (NAME.scratch) and its tiers'
+# graphs (NAME.scratch.tier3, ...), and the journals of the SQLite ones.
+_LEFTOVER = r"\.(?P<kind>part\d+|scratch|scratch\.tier-?\d+)(?P<journal>-journal)?"
+_LEFT_BY = {"part": "a worker's rows", "scratch": "the positions waiting", "tier": "a tier's graph"}
+
+
+def remove_leftovers(out: Path) -> None:
+    """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
+    beside it, and which the next solve writes again; raise TablebaseError, deleting nothing,
+    if another file has one of their names (a complete tablebase named ``out.part0``, say)."""
+    if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
+        return
+    pattern = re.compile(re.escape(out.name) + _LEFTOVER)
+    found = [(out.parent / name, match) for name in sorted(os.listdir(out.parent))
+             if (match := pattern.fullmatch(name))]
+    for path, match in found:
+        main = path.with_name(path.name.removesuffix("-journal"))  # a journal goes with its file, if any
+        if not (match["journal"] and not main.exists()) and not _left_by_a_solve(main, match["kind"]):
+            what = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
+            raise TablebaseError(
+                f"{path} is in the way: a solve into {out.name} writes {what} to a file of that name, and that one "
+                "is not a file a solve left behind; move it, or name another tablebase")
+    for path, _ in found:
+        os.remove(path)
+
+
+def _left_by_a_solve(path: Path, kind: str) -> bool:
+    """Whether the file at ``path`` (a part file, the scratch file or a tier's graph: ``kind``)
+    is one a solve made: empty, or as it writes them (never a complete tablebase)."""
+    if not path.is_file():
+        return False
+    size = path.stat().st_size
+    if not size:
+        return True
+    if kind.startswith("scratch."):  # a tier's graph: the length of its keys, then them marshalled
+        with open(path, "rb") as graph:
+            head = graph.read(9)
+        return len(head) == 9 and 9 + int.from_bytes(head[:8], "little") <= size and head[8] & 0x7F in b"()"
+    try:
+        # Immutable: a journal left beside it is not read (nor rolled back, which read-only
+        # it could not be).
+        connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
+        try:
+            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if kind == "scratch":
+                return tables <= {"frontier"}
+            meta = dict(connection.execute("SELECT name, value FROM meta")) if "meta" in tables else {}
+        finally:
+            connection.close()
+    except sqlite3.Error:  # not SQLite, or a file this user may not read
+        return False
+    return tables <= {"meta", "positions"} and meta.get("complete") != "true"
 
 
 class TablebaseWriter:

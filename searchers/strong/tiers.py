@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import re
 import sqlite3
 import tempfile
 from array import array
@@ -58,7 +57,7 @@ from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
     start_result,
 )
-from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
+from .tablebase import TablebaseWriter, remove_leftovers, remove_sqlite_file, rows_of
 from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
@@ -694,7 +693,7 @@ def solve_by_tiers(
         # A killed solve's files gone first, then the runner, whose workers make their part
         # files; before the tablebase at ``out`` is touched: a runner that cannot start (no
         # Ray, a cluster out of reach) leaves it as it was.
-        _remove_leftovers(Path(out))
+        remove_leftovers(Path(out))
         runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
         writer = TablebaseWriter(out)
         scratch = Scratch(Path(f"{out}.scratch"))
@@ -751,17 +750,6 @@ def solve_by_tiers(
                 for leftover in Path(temporary).iterdir():
                     os.remove(leftover)
                 os.rmdir(temporary)
-
-
-def _remove_leftovers(out: Path) -> None:
-    """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
-    beside it: the workers' part files, the scratch file and its tiers' graphs."""
-    if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
-        return
-    leftover = re.compile(re.escape(out.name) + r"\.(part\d+(-journal)?|scratch(-journal|\.tier-?\d+)?)")
-    for name in os.listdir(out.parent):
-        if leftover.fullmatch(name):
-            os.remove(out.parent / name)
 
 
 def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, totals: _Totals,

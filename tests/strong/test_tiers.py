@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
+from collections.abc import Callable
 import sqlite3
 from functools import partial
 from pathlib import Path
@@ -15,7 +17,10 @@ import pytest
 
 import gdl
 from gdl.cli import main
-from searchers.strong import TablebaseReader, solve_strong
+from searchers.strong import TablebaseError, TablebaseReader, solve_strong
+from searchers.strong.tablebase import TablebaseWriter
+from searchers.strong.tiergraph import TierGraph
+from searchers.strong.tiers import Scratch
 from tests.strong.games import reachable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -291,6 +296,12 @@ def test_the_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None
     finally:  # none left behind if the test fails
         for pid in filter(_running, workers):
             os.kill(pid, signal.SIGKILL)
+    # The files the kill left are known as a solve's by the next solve into the same file.
+    left = {path.name for path in tmp_path.iterdir()}
+    assert {"tb.sqlite.part0", "tb.sqlite.part1", "tb.sqlite.scratch"} <= left
+    solve_strong(gdl.load(CONNECT, **TINY_CONNECT), out=tmp_path / "tb.sqlite", workers=2,
+                 factory=partial(gdl.load, CONNECT, **TINY_CONNECT))
+    assert {path.name for path in tmp_path.iterdir()} <= {"tb.sqlite", "tb.sqlite.lock"}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -882,18 +893,53 @@ def test_worker_processes_start_with_the_stop_signals_unblocked_and_leave_the_ma
         runner.close()
 
 
+def make_leftovers(folder: Path, but: str = "") -> None:
+    """The files a solve by tiers into ``again.sqlite`` makes beside it, as a kill leaves them
+    (``but`` the one named so): two part files (one empty, one a tablebase never finished, with
+    a journal), the scratch file (and a journal) and two tiers' graphs."""
+    made: dict[str, Callable[[Path], Any]] = {
+        "again.sqlite.part0": lambda path: path.write_bytes(b""),
+        "again.sqlite.part3": lambda path: TablebaseWriter(path).close(),
+        "again.sqlite.scratch": lambda path: Scratch(path).connection.close(),
+        "again.sqlite.part3-journal": lambda path: path.write_bytes(b"journal"),
+        "again.sqlite.scratch-journal": lambda path: path.write_bytes(b"journal"),
+        "again.sqlite.scratch.tier12": lambda path: path.write_bytes(TierGraph(12).to_bytes()),
+        "again.sqlite.scratch.tier-1": lambda path: path.write_bytes(TierGraph(-1).to_bytes()),
+    }
+    for name, make in made.items():
+        if name != but:
+            make(folder / name)
+
+
 def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_graph: Path, tmp_path: Path) -> None:
     """A solve killed at once (SIGKILL) leaves its part and scratch files: the next solve into
     the same tablebase deletes them, and nothing else."""
     out = tmp_path / "again.sqlite"
-    leftovers = ["again.sqlite.part0", "again.sqlite.part3", "again.sqlite.part3-journal", "again.sqlite.scratch",
-                 "again.sqlite.scratch-journal", "again.sqlite.scratch.tier12", "again.sqlite.scratch.tier-1"]
     kept = ["again.sqlite.partial.txt", "again.sqlite.scratch.tier12.bak", "other.sqlite.part0"]
-    for name in leftovers + kept:
+    for name in kept:
         (tmp_path / name).write_bytes(b"left behind")
+    make_leftovers(tmp_path)
     solve_to(out, workers=2)
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["again.sqlite"] + kept)
     assert table(out) == table(whole_graph)
+
+
+@pytest.mark.parametrize("name", ["again.sqlite.part1", "again.sqlite.scratch", "again.sqlite.scratch.tier4"])
+@pytest.mark.parametrize("content", ["a complete tablebase", "a text"])
+def test_a_file_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name: str, content: str) -> None:
+    """A file with the name of one a solve writes beside its tablebase, but not made by a solve
+    (a complete tablebase saved as ``again.sqlite.part1``, a text), is neither deleted nor
+    written over: the solve is refused, naming it, and deletes none of the leftovers either."""
+    if content == "a text":
+        (tmp_path / name).write_text("notes\n")
+    else:
+        solve_to(tmp_path / name)
+    make_leftovers(tmp_path, but=name)
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / name))} is in the way: .* not a file a solve "
+                                              "left behind; move it, or name another tablebase"):
+        solve_to(tmp_path / "again.sqlite", workers=2)
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.name != "again.sqlite.lock"} == before
 
 
 @pytest.mark.parametrize("name, params", [
