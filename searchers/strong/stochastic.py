@@ -781,8 +781,8 @@ def solve_chance_cycle(
     try_exact: bool,
 ) -> None:
     """Solve a strongly connected component with chance nodes whose exits are solved: exactly
-    when ``try_exact`` (the game is small enough) and the certificate holds, else by value
-    iteration."""
+    when ``try_exact`` (the game is small enough), the odds are exact numbers and the
+    certificate holds, else by value iteration."""
     try:
         component = _Component(graph, solution, members)
         guess, bound, change = value_iteration(component, tolerance, interrupt_check)
@@ -792,7 +792,9 @@ def solve_chance_cycle(
     values: list[Any] = guess
     exact = False
     policy = None
-    if try_exact:
+    # Odds given as floats (0.1 for 1/10) are not the odds meant, and their fractions do not
+    # add up to 1: exact values of those would be exact values of another game.
+    if try_exact and not any(type(p) is float for row in component.moves for *_, p in row):
         try:
             values, policy = exact_values(component, guess)
             exact = True

@@ -140,6 +140,61 @@ def test_value_iteration_counts_the_scores_it_rounds_to_floats(monkeypatch: pyte
     assert result.residual <= 4 * abs(Fraction(float(score)) - score)  # and not far past it
 
 
+class ThrowAgain:
+    """A throw of the dice that comes back at odds ``again``, or ends: A wins at odds ``win``,
+    else A loses.  A's value v = again * v + win - (1 - again - win), so with odds 1/10, 2/10
+    and 7/10, v = -5/9."""
+
+    players = ("A", "B")
+    has_chance = True
+
+    def __init__(self, again: Value, win: Value, lose: Value) -> None:
+        self.odds = [("again", again), ("win", win), ("lose", lose)]
+
+    def initial_state(self) -> str:
+        """The dice in the air."""
+        return "throw"
+
+    def to_move(self, state: str) -> str:
+        """No player moves here: A, nominally."""
+        return "A"
+
+    def is_chance(self, state: str) -> bool:
+        """Whether the dice are in the air."""
+        return state == "throw"
+
+    def chance_outcomes(self, state: str) -> list[tuple[str, Value]]:
+        """Again, a win or a loss."""
+        return self.odds
+
+    def actions(self, state: str) -> list[str]:
+        """None: the dice decide."""
+        return []
+
+    def result(self, state: str, move: str) -> str:
+        """The throw's outcome."""
+        return "throw" if move == "again" else move
+
+    def is_terminal(self, state: str) -> bool:
+        """Won or lost."""
+        return state in ("win", "lose")
+
+    def utility(self, state: str, player: str) -> int:
+        """+1 to the winner, -1 to the other."""
+        return 1 if (state == "win") == (player == "A") else -1
+
+
+def test_odds_given_as_floats_give_no_exact_value() -> None:
+    """Odds of 1/10, 2/10, 7/10 give A -5/9, exactly; given as the floats 0.1, 0.2 and 0.7
+    (whose fractions are not those, nor add up to 1) the value is found by value iteration
+    within its bound of -5/9, and not called exact."""
+    exact = solve_strong(ThrowAgain(Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)))
+    assert exact.value == Fraction(-5, 9) and exact.exact and exact.method == "policy iteration"
+    floats = solve_strong(ThrowAgain(0.1, 0.2, 0.7))
+    assert not floats.exact and floats.method == "value iteration"
+    assert abs(floats.value + 5 / 9) < 1e-9
+
+
 # The mover flips a coin (heads at 1/3: the mover wins; tails: the other player wins) or
 # passes the turn.  With `repetition` 1/2 for A, passing for ever is better for A than flipping:
 # A passes, and B must flip (1/3 for A), though B's pass is worth as much to B if A then flips.
