@@ -27,7 +27,8 @@ pass they read each tier's graph from its file once and cut the chunks themselve
 
 Rows are written in key order, and a tier with a cycle is numbered by group and in key order
 within a group before it is solved (elsewhere each position's answers follow from its children's
-alone), so one process, worker processes and Ray write the same tablebase.
+alone), so one process, worker processes and Ray write the same tablebase (but for the place of
+a best move where equal states list their moves in different orders: see ``kept_move``).
 """
 
 from __future__ import annotations
