@@ -14,7 +14,7 @@ from gdl import ast, model
 from gdl.builtins import BUILTIN_SYMBOLS, BUILTINS
 from gdl.errors import GdlCheckError, GdlParamError, Source
 from gdl.kinds import ANY, INT, NUMBER, Kind, describe, element, fits, join
-from gdl.params import bad_item, located, override_expr, override_fits
+from gdl.params import bad_item, located, override_expr, override_fits, reshaped
 from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistakes
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
@@ -166,7 +166,7 @@ class _Checker(Resolver):
             if name in overrides:
                 with self.param_errors_located(name):
                     param.value = self.override(name, overrides[name], param.kind, default, where)
-                param.kind = param.value.kind
+                param.kind = reshaped(param.value.kind, param.kind)
                 param.source = overrides[name]
 
     def check_player_count(self) -> None:

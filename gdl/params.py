@@ -13,23 +13,40 @@ from gdl.limits import MAX_DIGITS, MAX_ITEMS, MAX_NESTING
 from gdl.kinds import Kind, element, fits
 
 
+_SEQUENCES = {"list", "tuple"}
+
+
 def override_fits(given: Kind, default: Kind) -> bool:
     """Whether an override may replace a default: the same sort of value (lists and tuples alike)."""
-    sequences = {"list", "tuple"}
-    if given.name in sequences and default.name in sequences:
+    if given.name in _SEQUENCES and default.name in _SEQUENCES:
         return True
     return fits(given, default) or (given.name == default.name)
 
 
 def bad_item(given: Kind, default: Kind) -> Kind | None:
     """For a list or tuple override of a list or tuple parameter: the kind of an item that does
-    not fit the default's items, if any."""
-    sequences = {"list", "tuple"}
-    if given.name not in sequences or default.name not in sequences:
+    not fit the default's items, if any (lists and tuples alike at every depth: Python gives
+    `[[1, 2], [3]]` back as tuples of tuples)."""
+    if given.name not in _SEQUENCES or default.name not in _SEQUENCES:
         return None
     wanted = element(default)
     items = given.args if given.name == "tuple" else given.args[:1]
-    return next((item for item in items if not fits(item, wanted)), None)
+    return next((item for item in items if not (fits(item, wanted) or (
+        item.name in _SEQUENCES and wanted.name in _SEQUENCES and bad_item(item, wanted) is None))), None)
+
+
+def reshaped(given: Kind, default: Kind) -> Kind:
+    """The kind of a parameter given a value of kind `given` in place of a default of kind
+    `default` (which it fits, `override_fits`): a list where the default has one, at every
+    depth (Python gives lists back as tuples), the items' kinds from the value given where it
+    says more; otherwise the value's own kind."""
+    if given.name in _SEQUENCES and default.name == "list":
+        item, wanted = element(given), element(default)
+        return Kind("list", (wanted if item.name == "any" else reshaped(item, wanted),))
+    if given.name == "tuple" and default.name == "tuple" and given.args:
+        wanted = element(default)
+        return Kind("tuple", tuple(reshaped(item, wanted) for item in given.args))
+    return given
 
 
 def declaration_for(program: ast.Program, name: str) -> ast.Node | None:

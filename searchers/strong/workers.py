@@ -82,7 +82,14 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
         thread.start()
     try:
         with without_collections():
-            _answer(inbox.get, pickle.loads(factory_bytes)(), number, rows, outbox.put)
+            try:
+                game = pickle.loads(factory_bytes)()
+            except Exception as error:  # the game's own error (a parameter refused): the main process raises it
+                outbox.put(("error", error))
+                while inbox.get()[0] != "stop":
+                    pass
+                return
+            _answer(inbox.get, game, number, rows, outbox.put)
     finally:
         outbox.put(None)
         threads[1].join()

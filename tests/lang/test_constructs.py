@@ -487,6 +487,39 @@ def test_params_are_overridden_with_parsed_values() -> None:
     assert same(value("rows", PARAMS, rows=gdl.parse_value("2 + 2")), 4)
 
 
+NESTED = '''
+game "Graph"
+players A, B
+param succ = [[1, 2], [0], []]
+state:
+    node = 0
+to_move = A
+moves = succ[node]
+result(n):
+    node = n
+terminal = succ[node] == []
+utility = node
+'''
+
+
+@pytest.mark.parametrize("given", [((1,), (2,), ()), [(1,), [2], []], ([1], (2,), ())])
+def test_lists_and_tuples_stand_for_each_other_at_every_depth(given: Any) -> None:
+    """A list of lists given as tuples of tuples, or mixed (Python's own `game.params` gives a
+    list of lists back so), is the list of lists it stands for: a game loads again from its
+    own parameters."""
+    game = gdl.loads(NESTED, succ=given)
+    assert game.params == {"succ": ((1,), (2,), ())}
+    assert gdl.loads(NESTED, **game.params).params == game.params
+    assert list(game.actions(game.initial_state())) == [1]
+
+
+def test_a_nested_item_of_another_kind_is_refused() -> None:
+    """Lists and tuples alike, but the items inside must still be of the default's kind."""
+    with pytest.raises(gdl.GdlError, match="each item of parameter `succ` must be a list .* but one given is an "
+                                           "integer"):
+        gdl.loads(NESTED, succ=((1,), 2))
+
+
 def test_game_params_show_the_values_in_use() -> None:
     game = gdl.loads(game_text(decls=PARAMS), rows=2)
     assert game.params == {"rows": 2, "cols": 3, "piles": (3, 4), "first": A, "fast": False}

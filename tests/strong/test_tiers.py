@@ -1458,3 +1458,13 @@ def test_the_cyclic_collector_is_off_while_a_strong_solve_runs(monkeypatch: pyte
     assert gc.isenabled()
     assert solve_strong(factory(), tiers=True, workers=workers, factory=factory).value == 1
     assert gc.isenabled()
+
+
+def test_a_game_the_workers_cannot_build_is_said_once(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A factory that fails in the workers (a parameter refused there) stops the solve with the
+    game's own error, raised in the main process, rather than a traceback from each worker and
+    "a worker process stopped unexpectedly"."""
+    game = gdl.load(CONNECT, **TINY_CONNECT)
+    with pytest.raises(gdl.GdlError, match="parameter `rows` is an integer .* but a string was given"):
+        solve_strong(game, out=tmp_path / "tb.sqlite", workers=2, factory=partial(gdl.load, CONNECT, rows="3"))
+    assert "Traceback" not in capfd.readouterr().err
