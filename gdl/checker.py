@@ -152,10 +152,9 @@ class _Checker(Resolver):
             with self.param_errors_located(name):
                 overrides[name] = override_expr(value, frozenset(self.symbols))
                 if name not in self.params:
-                    known = ", ".join(self.params) or "none"
+                    known = f"its parameters: {', '.join(self.params)}" if self.params else "it declares none"
                     raise GdlParamError(
-                        f"the game has no parameter `{name}`{self.suggest(name, list(self.params))} "
-                        f"(its parameters: {known})",
+                        f"the game has no parameter `{name}`{self.suggest(name, list(self.params))} ({known})",
                         file=self.source.name,
                     )
         for name, param in self.params.items():

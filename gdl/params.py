@@ -51,12 +51,11 @@ def reshaped(given: Kind, default: Kind) -> Kind:
 
 def declaration_for(program: ast.Program, name: str) -> ast.Node | None:
     """Where a mistake in the value given for parameter `name` is shown: its `param` line or,
-    for a name the game does not declare, the game's first `param` line, else its title."""
+    for a name the game does not declare, the game's first `param` line; nowhere in a game
+    without parameters (its title line would look like the mistake)."""
     params = [d for d in program.declarations if isinstance(d, ast.Param)]
     named = [param for param in params if param.name == name]
-    if named or params:
-        return (named or params)[0]
-    return next((d for d in program.declarations if isinstance(d, ast.GameName)), None)
+    return (named or params or [None])[0]
 
 
 def located(error: GdlParamError, source: Source, program: ast.Program, name: str) -> GdlParamError:

@@ -560,8 +560,9 @@ def test_bad_param_overrides(override: dict[str, Any], message: str) -> None:
 def test_a_game_without_params_names_none() -> None:
     with pytest.raises(gdl.GdlParamError) as caught:
         gdl.loads(game_text(), size=3)
-    assert caught.value.message == "the game has no parameter `size` (its parameters: none)"
-    assert caught.value.source_line is not None and caught.value.source_line.startswith("game ")
+    assert caught.value.message == "the game has no parameter `size` (it declares none)"
+    assert caught.value.line is None  # the mistake is in the value given, not in the file's title
+    assert str(caught.value) == "<string>: error: the game has no parameter `size` (it declares none)"
 
 
 # ---- state fields, symbols, definitions and functions ---------------------------------------
