@@ -38,6 +38,11 @@ NO_MOVE = -1
 """The best move of a finished game or a chance node."""
 
 
+BOUNDS_APART = "value iteration whose bounds stay apart"
+"""Among a solution's methods: value iteration left some cycle's bounds from below and from
+above further apart than the tolerance (where play can go on for ever the values' rules have
+more than one solution, or the values are too large for the floats to come nearer)."""
+
 VARYING_REPETITION = "repetition scores that differ along a cycle"
 """Among a solution's methods: some position of a cycle whose `repetition` score differs from
 one position to another took a value that hangs on where play came into the cycle (see

@@ -25,7 +25,7 @@ from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
-    NEVER, NO_MOVE, VARYING_REPETITION, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes,
+    BOUNDS_APART, NEVER, NO_MOVE, VARYING_REPETITION, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes,
     strongly_connected,
 )
 from . import stochastic
@@ -361,7 +361,11 @@ def inexact_reason(exact: bool, methods: set[str]) -> str | None:
     if exact:
         return None
     causes = []
-    if "value iteration" in methods:
+    if BOUNDS_APART in methods:
+        causes.append("value iteration could not bring its bounds from below and from above within the tolerance "
+                      "(where play can go on for ever the values' rules allow more than one value), so every value "
+                      "is known only within the residual")
+    elif "value iteration" in methods:
         causes.append("value iteration stops within the tolerance")
     if VARYING_REPETITION in methods:
         causes.append("the `repetition` score differs along a cycle, so a play that never ends scores what "

@@ -41,7 +41,7 @@ from typing import Any, no_type_check as typeguard_ignore
 
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import Solution, float_error, repetition_varies, strongly_connected
+from .solution import BOUNDS_APART, Solution, float_error, repetition_varies, strongly_connected
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -815,6 +815,8 @@ def solve_chance_cycle(
         # out to were exact: the bounds of the cycles solved add up.
         # Its values are off by as much again as the values it leads out to, and the repetition
         # scores, moved as they became floats.
+        if bound > tolerance:
+            solution.methods.add(BOUNDS_APART)
         solution.residual += bound + float_error(chain(
             (v for row in component.moves for _, j, v, _ in row if j == _EXIT), component.repetition))
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play

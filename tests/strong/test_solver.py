@@ -111,6 +111,7 @@ def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch
     assert not result.exact and result.method == "value iteration"
     assert abs(result.value - 1 / 3) < 1e-8
     assert result.residual < 1e-9
+    assert result.inexact_reason == "value iteration stops within the tolerance"
 
 
 class CoinToOneScore(CoinFlip):
@@ -416,6 +417,9 @@ def test_value_iteration_bounds_values_it_cannot_pin_down(monkeypatch: pytest.Mo
     result = solve_strong(game, tiers=False)
     assert result.value == 0.5 and not result.exact and result.method == "value iteration"
     assert abs(result.residual - 0.6) < 1e-9
+    assert result.inexact_reason is not None
+    assert result.inexact_reason.startswith("value iteration could not bring its bounds from below and from above "
+                                            "within the tolerance")
     monkeypatch.undo()
     proven = solve_strong(game, tiers=False)
     assert proven.value == Fraction(1, 2) and proven.exact
