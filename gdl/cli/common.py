@@ -318,10 +318,14 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
     else:
         lines = [f"every move (value for {first}{', remoteness' if remoteness else ''}):"]
     width = max(len(name) for name, *_ in rows)
-    for name, value, steps, probability in rows:
+    values = [number_text(value) for _, value, _, _ in rows]
+    # A value's digits under the others' where some are negative: -1 over  1.
+    signed = any(value.startswith("-") for value in values)
+    for (name, _, steps, probability), value in zip(rows, values):
         chance = f"{number_text(probability)}  " if dice else ""
         ends = f"  in {steps}" if remoteness and steps is not None else ""
-        lines.append(f"  {name.ljust(width)}  {chance}{number_text(value)}{ends}")
+        value = f" {value}" if signed and not value.startswith("-") else value
+        lines.append(f"  {name.ljust(width)}  {chance}{value}{ends}")
     return lines
 
 

@@ -958,10 +958,11 @@ def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[
     assert values.value(state) == sum(Fraction(v) for v in faces) / 6
     status, printed, _ = run(capsys, "query", str(out), "roll")
     assert "every outcome of the dice (its probability, the value for First):" in printed
-    assert "\n  1  1/6 (~0.1667)  " in printed
+    # A 1 hands the dice over (a value below 0: the other values' digits stand under its own).
+    assert "\n  1  1/6 (~0.1667)  -" in printed
     # A 6 wins at once (6 points of 5): its row has no remoteness, as no other row has, nor the
     # header (it said "in 0" there alone).
-    assert "\n  6  1/6 (~0.1667)  1\n" in printed and " in 0" not in printed
+    assert "\n  6  1/6 (~0.1667)   1\n" in printed and " in 0" not in printed
     status, printed, _ = run(capsys, "query", str(out), "--json")
     assert json.loads(printed)["move_probabilities"] is None
 
