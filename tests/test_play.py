@@ -198,9 +198,9 @@ def test_hints_and_moves_of_a_game_of_dice_come_from_every_position_solved() -> 
     done = play("games/hog.gdl", "--as", "Second", "--seed", "1", typed="quit\n")
     assert "(every position of Hog solved first, 3,870 in " in done.stdout
     assert "First plays 3  (expected value " in done.stdout
-    assert "~0.2352 (exactly a fraction of 84 digits over 84) for First, every position solved)" in done.stdout
+    assert "~0.2352 (exactly a fraction: 84 digits over 84 digits) for First, every position solved)" in done.stdout
     done = play("games/hog.gdl", typed="hint\nquit\n")
-    assert "hint: 3 (expected value ~0.2352 (exactly a fraction of 84 digits over 84) for First, every position solved)" \
+    assert "hint: 3 (expected value ~0.2352 (exactly a fraction: 84 digits over 84 digits) for First, every position solved)" \
         in done.stdout
 
 

@@ -198,12 +198,3 @@ def test_the_strong_progress_line_counts_each_phase_at_its_own_rate(capsys: pyte
     line(StrongProgress(phase="solving", positions=100, done=50, seconds=11.0, tier=3))
     assert "solving: tier 3, 50 of 100 positions, 50/s, 11 s" in capsys.readouterr().err
 
-
-def test_a_move_table_puts_the_digits_of_its_values_in_a_column() -> None:
-    """Where a value is negative, the others are moved a place right: -1 over  1."""
-    from gdl.cli.common import move_table
-
-    assert move_table("A", [("a", -1, 3, None), ("bb", 1, 2, None)], dice=False, remoteness=True) == [
-        "every move (value for A, remoteness):", "  a   -1  in 3", "  bb   1  in 2"]
-    assert move_table("A", [("a", 0, 3, None), ("bb", 1, 2, None)], dice=False, remoteness=True) == [
-        "every move (value for A, remoteness):", "  a   0  in 3", "  bb  1  in 2"]

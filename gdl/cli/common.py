@@ -233,13 +233,26 @@ def number_text(value: Any) -> str:
         if value.denominator == 1:
             return str(value.numerator)
         if len(str(value)) > _FRACTION_SHOWN:
-            return (f"~{float(value):.4f} (exactly a fraction of {len(str(abs(value.numerator)))} digits over "
-                    f"{len(str(value.denominator))})")
-        return f"{value} (~{float(value):.4f})"
+            digits = (counted(len(str(abs(part))), "digit") for part in (value.numerator, value.denominator))
+            return f"~{_decimal(value)} (exactly a fraction: {' over '.join(digits)})"
+        return f"{value} (~{_decimal(value)})"
     if isinstance(value, float):
         text = f"{value:.4f}".rstrip("0").rstrip(".")
         return "0" if text == "-0" else text  # a float a hair below 0 (or -0.0) is no loss
     return str(value)
+
+
+def _decimal(value: Fraction) -> str:
+    """A fraction as a decimal of four places, or of four digits after the first where it is
+    that large or that small (a hundred digits over one: 1.2346e+99, not a hundred digits)."""
+    if value and not 1e-3 <= abs(value) < 1e6:
+        sign, value = ("-" if value < 0 else ""), abs(value)
+        power = len(str(value.numerator)) - len(str(value.denominator))  # within one of the exponent
+        power -= value < Fraction(10) ** power
+        digits = str(round(value / Fraction(10) ** power * 10_000))  # five digits, or six where it rounds up to 10
+        power += len(digits) - 5
+        return f"{sign}{digits[0]}.{digits[1:5]}e{power:+03d}"
+    return f"{float(value):.4f}"
 
 
 def json_number(value: Any) -> int | float:

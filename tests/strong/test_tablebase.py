@@ -1276,3 +1276,26 @@ def test_workers_given_with_ray_are_said_to_be_ignored(capsys: pytest.CaptureFix
     status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto", "--workers", "2")
     assert status == 130
     assert err.startswith("gdl solve: --workers ignored: with --ray the chunks are Ray tasks")
+
+
+def test_a_move_table_puts_the_digits_of_its_values_in_a_column() -> None:
+    """Where a value is negative, the others are moved a place right: -1 over  1."""
+    from gdl.cli.common import move_table
+
+    assert move_table("A", [("a", -1, 3, None), ("bb", 1, 2, None)], dice=False, remoteness=True) == [
+        "every move (value for A, remoteness):", "  a   -1  in 3", "  bb   1  in 2"]
+    assert move_table("A", [("a", 0, 3, None), ("bb", 1, 2, None)], dice=False, remoteness=True) == [
+        "every move (value for A, remoteness):", "  a   0  in 3", "  bb  1  in 2"]
+
+
+def test_a_fraction_too_long_to_read_is_shown_as_a_decimal_of_its_size() -> None:
+    """A value of 31 digits over one is not shown with four places of nothing after its point,
+    nor its digits' count as "over 1" (the denominator, or its digits?); a fraction past the
+    floats' range is shown too."""
+    from gdl.cli.common import number_text
+
+    assert number_text(Fraction(-7 * 10**30 - 1, 7)) == "~-1.0000e+30 (exactly a fraction: 31 digits over 1 digit)"
+    assert number_text(Fraction(10**400, 3)) == "~3.3333e+399 (exactly a fraction: 401 digits over 1 digit)"
+    assert number_text(Fraction(2, 10**400 + 1)) == "~2.0000e-400 (exactly a fraction: 1 digit over 401 digits)"
+    assert number_text(Fraction(-999990000000, 300001)) == "-999990000000/300001 (~-3.3333e+06)"
+    assert number_text(Fraction(1, 3)) == "1/3 (~0.3333)"
