@@ -242,6 +242,12 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
+def outcome_text(text: str) -> str:
+    """A value as a strong solve's `outcomes` write it (exactly: `"4591/10961"`), for people: a
+    fraction too long to read as ``number_text`` shows it."""
+    return number_text(Fraction(text)) if "/" in text and len(text) > _FRACTION_SHOWN else text
+
+
 def _decimal(value: Fraction) -> str:
     """A fraction as a decimal of four places, or of four digits after the first where it is
     that large or that small (a hundred digits over one: 1.2346e+99, not a hundred digits)."""
@@ -256,9 +262,15 @@ def _decimal(value: Fraction) -> str:
 
 
 def json_number(value: Any) -> int | float:
-    """A value for JSON: ints stay ints, fractions become floats."""
+    """A value for JSON: ints stay ints, fractions become floats (past the floats' range, the
+    nearest integer: JSON has no infinity, and an integer of any size is a JSON number)."""
     if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else float(value)
+        if value.denominator == 1:
+            return value.numerator
+        try:
+            return float(value)
+        except OverflowError:
+            return round(value)
     if isinstance(value, bool):
         return int(value)
     number: int | float = value

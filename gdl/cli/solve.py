@@ -22,8 +22,8 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
     dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
-    load_game, memory_size, move_table, move_text, number_text, parse_params, plain_winner, refused, run_searcher, say,
-    show_status, size_text, terminate_as_interrupt, value_text, whatever_the_others_do, win_score,
+    load_game, memory_size, move_table, move_text, number_text, outcome_text, parse_params, plain_winner, refused,
+    run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, whatever_the_others_do, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -742,8 +742,9 @@ def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
     behind = sum(n for v, n in result.outcomes.items() if v < 0)
     lines = [f"by value: {first} ahead {ahead:,}, level {level:,}, {second} ahead {behind:,}"]
     if len(counts) <= _HISTOGRAM_ROWS:
-        width = max(len(v) for v in counts)
-        lines.extend(f"  {v.rjust(width)}  {n:,}" for v, n in counts.items())
+        shown = {outcome_text(v): n for v, n in counts.items()}
+        width = max(map(len, shown))
+        lines.extend(f"  {v.rjust(width)}  {n:,}" for v, n in shown.items())
     else:
         lines.append(f"  ({len(counts):,} distinct values; --json lists them)")
     return lines

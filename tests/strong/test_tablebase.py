@@ -1299,3 +1299,33 @@ def test_a_fraction_too_long_to_read_is_shown_as_a_decimal_of_its_size() -> None
     assert number_text(Fraction(2, 10**400 + 1)) == "~2.0000e-400 (exactly a fraction: 1 digit over 401 digits)"
     assert number_text(Fraction(-999990000000, 300001)) == "-999990000000/300001 (~-3.3333e+06)"
     assert number_text(Fraction(1, 3)) == "1/3 (~0.3333)"
+
+
+HUGE_SCORE = """
+game "Huge"
+players First, Second
+state:
+    taken = false
+to_move = First
+moves = [1, 2]
+result(n):
+    taken = n == 1
+terminal = true if taken else false
+utility = (10 ** 400) / 3 if taken else -1
+"""
+
+
+def test_a_value_past_the_floats_range_is_printed_and_given_in_json(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    """A score of 10**400 / 3 has no float: the text shows it by its size, and JSON (which has
+    no infinity) gives the nearest integer, beside the exact fraction (both raised OverflowError)."""
+    game_file = tmp_path / "huge.gdl"
+    game_file.write_text(HUGE_SCORE)
+    for options in ([], ["--strong"]):
+        status, printed, _ = run(capsys, "solve", str(game_file), *options, "--json")
+        answer = json.loads(printed)
+        assert status == 0 and answer["value"] == round(Fraction(10**400, 3))
+        assert answer["value_fraction"] == f"{10**400}/3"
+    status, printed, _ = run(capsys, "solve", str(game_file), "--strong")
+    assert status == 0 and "value ~3.3333e+399 (exactly a fraction: 401 digits over 1 digit) for First" in printed
+    assert "\n  ~3.3333e+399 (exactly a fraction: 401 digits over 1 digit)  2\n" in printed
