@@ -140,8 +140,10 @@ def test_three_player_json_gives_each_payoff_that_is_a_fraction_exactly(tmp_path
     # Each player rolls one die once, 2 on average: A's payoff is a seventh of it.
     assert report["value"] == {"A": 2 / 7, "B": 2, "C": 2} and report["exact"] is True
     assert report["value_fraction"] == {"A": "2/7", "B": None, "C": None}
+    assert report["move_value_fractions"] == {"roll": {"A": "2/7", "B": None, "C": None}}
     report = json.loads(gdl("solve", "games/textbook/three_players.gdl", "--json").stdout)
     assert report["value_fraction"] is None  # whole payoffs: the value says them exactly
+    assert report["move_value_fractions"] is None
 
 
 def test_paranoid_in_a_game_of_two_says_the_other_player(tmp_path: Path) -> None:

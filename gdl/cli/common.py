@@ -297,6 +297,14 @@ def fraction_text(value: Any) -> str | dict[str, str | None] | None:
     return _one_fraction_text(value)
 
 
+def move_value_fractions(values: dict[str, Any]) -> dict[str, Any] | None:
+    """JSON's `move_value_fractions`: each move's value (``values``, by the move's name) as
+    `value_fraction` gives a value, where some move's value is a fraction a float only
+    approximates; else None."""
+    texts = {name: fraction_text(value) for name, value in values.items()}
+    return texts if any(texts.values()) else None
+
+
 def _one_fraction_text(value: Any) -> str | None:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else None
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_table, move_text, number_text, parse_params, say,
-    UsageError,
+    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_table, move_text, move_value_fractions,
+    number_text, parse_params, say, UsageError,
 )
 from gdl.resolve import Resolver
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},
+            "move_value_fractions": move_value_fractions(found["move_values"]),
             "move_probabilities": None if found["move_probabilities"] is None else
             {m: json_number(p) for m, p in found["move_probabilities"].items()},
         }))

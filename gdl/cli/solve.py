@@ -22,8 +22,9 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
     dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
-    load_game, memory_size, move_table, move_text, number_text, outcome_text, parse_params, plain_winner, refused,
-    run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text, whatever_the_others_do, win_score,
+    load_game, memory_size, move_table, move_text, move_value_fractions, number_text, outcome_text, parse_params,
+    plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text,
+    whatever_the_others_do, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -171,6 +172,7 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "best_move": None if result.move is None else move_text(game, result.move),
         "principal_variation": [move_text(game, m) for m in result.pv],
         "move_values": by_move_name(game, ((m, shown(v)) for m, v in result.move_values.items())),
+        "move_value_fractions": move_value_fractions(by_move_name(game, result.move_values.items())),
         "move_bounds": by_move_name(game, result.move_bounds.items()),
         "inexact_reason": result.inexact_reason,
         "repetition": result.repetition,
@@ -623,6 +625,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
         "move_values": by_move_name(game, ((m, json_number(v)) for m, v in result.move_values.items())),
+        "move_value_fractions": move_value_fractions(by_move_name(game, result.move_values.items())),
         "move_remoteness": by_move_name(game, result.move_remoteness.items()),
         "tablebase": out,
         "stats": {

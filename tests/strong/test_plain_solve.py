@@ -74,6 +74,7 @@ def test_a_plain_solve_of_the_coin_game_gives_exactly_one_third(capsys: pytest.C
     # The search's keys as well as the strong solve's.
     assert report["best_move"] == "flip" and report["principal_variation"] == ["flip"]
     assert report["move_values"] == {"flip": pytest.approx(1 / 3)}
+    assert report["move_value_fractions"] == {"flip": "1/3"}
     assert report["stats"]["nodes"] == report["positions"] == COIN_POSITIONS
     assert report["to_move"] == "A" and report["stats"]["seconds"] >= 0
 
@@ -83,6 +84,7 @@ def test_a_searcher_named_searches_as_asked(capsys: pytest.CaptureFixture[str], 
     report = json.loads(out)
     assert status == 0 and err == ""
     assert report["algorithm"] == "expectiminimax" and report["value_fraction"] == "1/4"
+    assert report["move_value_fractions"] == {"flip": "1/4"}
     assert report["exact"] is False and "repeat through chance nodes" in report["inexact_reason"]
 
 

@@ -207,6 +207,13 @@ def test_query_gives_an_exact_value_as_a_fraction_too(capsys: pytest.CaptureFixt
     queried = json.loads(printed)
     assert solved["exact"] and solved["value_fraction"] == queried["value_fraction"] is not None
     assert queried["value"] == float(Fraction(queried["value_fraction"]))
+    # Each move's value too: Pig's start has one move, roll, worth the start's value.
+    assert solved["move_value_fractions"] == queried["move_value_fractions"] == {"roll": solved["value_fraction"]}
+    status, printed, _ = run(capsys, "query", str(out), "roll", "--json")
+    dice = json.loads(printed)
+    faces = [Fraction(text) if text else Fraction(dice["move_values"][face])  # a whole number: the value says it
+             for face, text in dice["move_value_fractions"].items()]
+    assert len(faces) == 6 and Fraction(dice["value_fraction"]) == sum(faces) / 6
 
 
 def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytest.CaptureFixture[str],
