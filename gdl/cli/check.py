@@ -8,8 +8,7 @@ import sys
 from functools import partial
 from typing import Any
 
-from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, say
-from gdl.errors import GdlError
+from gdl.cli.common import Subcommands, UsageError, add_command, error_text, load_game, rule_error, say
 from gdl.tablebase import param_texts
 from gdl.lint import Findings, deep_check
 from searchers.protocol import check_same_position, position_of
@@ -66,15 +65,10 @@ def _at_rule(game: Any, rule: str | None, problem: str) -> str:
     """A problem of the random games about one `rule` of the game, said at that rule's line
     (`FILE:LINE:COL: error:`, the line and a caret, then the rest of the problem); one about no
     one rule, after the file's name."""
-    checked = getattr(game, "checked", None)
-    definitions = {**getattr(checked, "functions", {}), **getattr(checked, "definitions", {})}
-    definition = definitions.get(rule) if rule is not None else None
-    if definition is None:
-        return f"{game.source.name}: {problem}"
     head, _, rest = problem.partition("\n")
-    node = definition.node
-    error = GdlError(head, file=game.source.name, line=node.line, column=node.column,
-                     source_line=game.source.line(node.line))
+    error = rule_error(game, rule, head) if rule is not None else None
+    if error is None or error.line is None:
+        return f"{game.source.name}: {problem}"
     return error_text(error) + (f"\n{rest}" if rest else "")
 
 

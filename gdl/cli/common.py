@@ -331,14 +331,27 @@ def by_move_name(game: Any, pairs: Iterable[tuple[Any, Item]]) -> dict[str, Item
     for move, item in pairs:
         name = move_text(game, move)
         if name in named:
-            file = getattr(getattr(game, "source", None), "name", None)
             if moves[name] == move:  # no name can tell a move from itself
-                raise GdlError(f"a position lists the move `{name}` twice: `moves` must list each move once "
-                               "(`gdl check --deep` finds such positions)", file=file)
-            raise GdlError(f"two moves of one position print as `{name}`: the game's `move_name` must tell them "
-                           "apart (`gdl check --deep` finds such positions)", file=file)
+                raise rule_error(game, "moves", f"a position lists the move `{name}` twice: `moves` must list each "
+                                 "move once (`gdl check --deep` finds such positions)")
+            raise rule_error(game, "move_name", f"two moves of one position print as `{name}`: the game's "
+                             "`move_name` must tell them apart (`gdl check --deep` finds such positions)")
         named[name], moves[name] = item, move
     return named
+
+
+def rule_error(game: Any, rule: str, message: str) -> GdlError:
+    """An error about one rule of a game loaded from a file (`moves`, `move_name`), at that
+    rule's line (`FILE:LINE:COL`, the line and a caret); after the file's name alone where the
+    game has no such rule, or is not a game file's."""
+    source = getattr(game, "source", None)
+    checked = getattr(game, "checked", None)
+    definitions = {**getattr(checked, "functions", {}), **getattr(checked, "definitions", {})}
+    definition = definitions.get(rule)
+    if source is None or definition is None:
+        return GdlError(message, file=getattr(source, "name", None))
+    node = definition.node
+    return GdlError(message, file=source.name, line=node.line, column=node.column, source_line=source.line(node.line))
 
 
 def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dice: bool, remoteness: bool) -> list[str]:

@@ -459,14 +459,16 @@ def test_a_move_listed_twice_is_said_to_be_listed_twice_not_to_need_a_name(
     assert "[1, 1, 2, 3]" in game.read_text()
     twice = ("a position lists the move `1` twice: `moves` must list each move once (`gdl check --deep` finds such "
              "positions)")
+    # Said at `moves`, as `gdl check --deep` says it.
+    at_moves = f"{game}:11:1: error: {twice}\n    moves = [n for n in [1, 1, 2, 3] if n <= left]\n    ^\n"
     status, printed, err = run(capsys, "solve", str(game), "-p", "counters=5", "--json")
-    assert (status, printed) == (1, "") and err == f"{game}: error: {twice}\n"
+    assert (status, printed) == (1, "") and err == at_moves
     out = tmp_path / "twice.sqlite"
     status, printed, err = run(capsys, "solve", str(game), "-p", "counters=5", "--strong", "--out", str(out))
     assert status == 0 and "Twenty-one: Bob wins (value -1)" in printed
     assert err.startswith(f"gdl solve: note: {twice}; `gdl query` will refuse such a position")
     status, printed, err = run(capsys, "query", str(out))
-    assert (status, printed) == (1, "") and err == f"{game}: error: {twice}\n"
+    assert (status, printed) == (1, "") and err == at_moves
 
 
 def test_moves_printed_the_same_are_an_error_where_a_name_must_name_one(
@@ -505,7 +507,7 @@ def move_name(m) = "take " + str(m[1])
     assert (status, printed) == (1, "") and err.startswith(f"{failing}:8:11: error: division by zero\n")  # at `1 // zero`
     assert "note" not in err
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json")
-    assert (status, printed) == (1, "") and shared in err
+    assert (status, printed) == (1, "") and err.startswith(f"{game}:13:5: error: {shared}\n    def move_name(m)")
     # The start's own moves clash: JSON could not name them, so nothing is solved or written.
     unwritten = tmp_path / "unwritten.sqlite"
     status, printed, err = run(capsys, "solve", str(game), "--strong", "--json", "--out", str(unwritten))
