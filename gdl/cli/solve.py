@@ -320,7 +320,8 @@ def check_strong_options(args: argparse.Namespace) -> None:
         if given:
             raise UsageError(f"{asked}; it takes no {option}")
     if not 0 < args.tolerance < math.inf:
-        raise UsageError("--tolerance must be a positive number")
+        raise UsageError(f"--tolerance must be a positive, finite number (default {DEFAULT_TOLERANCE:g}), "
+                         f"not {args.tolerance:g}")
     if args.workers < 1:
         raise UsageError("--workers must be 1 or more")
     cores = os.cpu_count() or 1

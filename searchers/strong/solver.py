@@ -194,7 +194,7 @@ def check_game(game: Game, tolerance: float) -> None:
     """Raise SearchError for a game or tolerance the strong solver cannot work with."""
     require_two_player_zero_sum(game, "the strong solver")
     if not 0 < tolerance < math.inf:
-        raise SearchError(f"tolerance must be a positive number, not {tolerance!r}")
+        raise SearchError(f"tolerance must be a positive, finite number, not {tolerance!r}")
 
 
 def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:

@@ -577,9 +577,9 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
      "--strong); it takes no --algorithm"),
     (["--strong", "--depth", "3"], "--strong solves every position to the end; it takes no --depth"),
     (["--strong", "--no-table"], "--strong solves every position to the end; it takes no --no-table"),
-    (["--strong", "--tolerance", "0"], "--tolerance must be a positive number"),
-    (["--strong", "--tolerance", "inf"], "--tolerance must be a positive number"),
-    (["--strong", "--tolerance", "nan"], "--tolerance must be a positive number"),
+    (["--strong", "--tolerance", "0"], "--tolerance must be a positive, finite number (default 1e-12), not 0"),
+    (["--strong", "--tolerance", "inf"], "--tolerance must be a positive, finite number (default 1e-12), not inf"),
+    (["--strong", "--tolerance", "nan"], "--tolerance must be a positive, finite number (default 1e-12), not nan"),
     (["--strong", "--workers", "0"], "--workers must be 1 or more"),
 ])
 def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFixture[str], args: list[str],
