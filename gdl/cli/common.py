@@ -575,9 +575,14 @@ class StrongProgressLine:
         never done finding them (most stops are of games merely large)."""
         if self.phase != "discovering":
             return ""
-        return (f"; it was still finding positions ({self.positions:,} so far). If their count grows for ever "
-                "(a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` "
-                "looks for a line of play that never ends")
+        found = f"; it was still finding positions ({self.positions:,} so far)"
+        if self.last - self.phase_began < _ENDLESS_HINT_SECONDS:  # stopped early: a game merely large, most likely
+            return found
+        return (f"{found}. If their count grows for ever (a count or a total with no bound), the game cannot be "
+                "solved strongly; `gdl check --deep` looks for a line of play that never ends")
+
+
+_ENDLESS_HINT_SECONDS = 10.0  # the least time spent finding positions before a stop says what a game without end is
 
 
 def run_searcher(game: Any, algorithm: str, args: argparse.Namespace, *, state: Any = None, time: float | None = None,

@@ -765,15 +765,16 @@ def test_a_solve_stopped_as_it_ends_says_its_tablebase_is_complete(
 def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A total that grows for ever: the solve never ends finding positions. Stopped in that
-    phase (its progress reported, on a terminal or not), it says how many it found and what to
-    look for if that count never stops growing (not that the game has no bound: connect 5x4
-    stopped early was said to); stopped while solving, it says neither."""
+    phase after ten seconds of it (its progress reported, on a terminal or not), it says how
+    many it found and what to look for if that count never stops growing (not that the game has
+    no bound: connect 5x4 stopped early was said to); stopped sooner, how many alone (a game
+    merely large, most likely); stopped while solving, neither."""
     import gdl.cli.solve as solve_command
     from searchers.strong import StrongProgress
 
-    def stopped_in(phase: str) -> Any:
+    def stopped_in(phase: str, seconds: float = 40.0) -> Any:
         def solve(*args: object, progress: Any, **options: object) -> None:
-            progress(StrongProgress(phase, 1_835_012, 1_000_000, 4.0))
+            progress(StrongProgress(phase, 1_835_012, 1_000_000, seconds))
             raise KeyboardInterrupt
         return solve
 
@@ -782,6 +783,9 @@ def test_a_solve_stopped_while_it_finds_positions_says_a_game_may_have_no_bound(
         130, "", "gdl solve: interrupted; it was still finding positions (1,835,012 so far). If their count grows "
         "for ever (a count or a total with no bound), the game cannot be solved strongly; `gdl check --deep` looks "
         "for a line of play that never ends\n")
+    monkeypatch.setattr(solve_command, "solve_strong", stopped_in("discovering", 4.0))
+    assert run(capsys, "solve", TICTACTOE, "--strong") == (
+        130, "", "gdl solve: interrupted; it was still finding positions (1,835,012 so far)\n")
     monkeypatch.setattr(solve_command, "solve_strong", stopped_in("solving"))
     assert run(capsys, "solve", TICTACTOE, "--strong") == (130, "", "gdl solve: interrupted\n")
 
