@@ -220,12 +220,15 @@ def result_text(game: Any, result: Any) -> str:
         lines.append(f"value of each move ({whose}):")
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
+        values = {m: value_text(value) for m, value in result.move_values.items()}
+        signed = any(text.startswith("-") for text in values.values())  # then -1 over  1, as `--strong` does
         bounded = False
-        for move, value in result.move_values.items():
+        for move, text in values.items():
             sign = {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "")
             bounded = bounded or bool(sign)
             tried = "" if result.visits is None else f"  ({result.visits.get(move, 0):,} playouts)"
-            lines.append(f"  {names[move].ljust(width)}  {sign}{value_text(value)}{tried}")
+            text = f" {text}" if signed and not text.startswith("-") else text
+            lines.append(f"  {names[move].ljust(width)}  {sign}{text}{tried}")
         if bounded:
             estimated = "estimate" in result.move_bounds.values()  # the values rest on estimates
             lines.append("  (<= and >= are bounds: the search proved only that these moves are no better"

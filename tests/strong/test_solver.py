@@ -837,7 +837,7 @@ def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(caps
     coin = tmp_path / "coin.gdl"
     coin.write_text(COIN.replace("    flipping = false", "    flipping = true"))
     assert main(["solve", str(coin), "--strong"]) == 0
-    assert "every outcome of the dice (its probability, the value for A):\n  heads  1/2 (~0.5000)  1\n" \
+    assert "every outcome of the dice (its probability, the value for A):\n  heads  1/2 (~0.5000)   1\n" \
            "  tails  1/2 (~0.5000)  -1/3 (~-0.3333)\n" in capsys.readouterr().out
 
     monkeypatch.setattr(solver, "_LINE_LIMIT", 3)  # a line past the most kept
