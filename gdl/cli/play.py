@@ -110,7 +110,7 @@ def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[Solved
     finally:
         line.clear()
     assert result.table is not None  # solved in memory
-    how = "" if result.exact else f" (every value within {result.residual:.2g})"
+    how = "" if result.exact or not result.residual else f" (every value within {result.residual:.2g})"
     return (SolvedInMemory(game, result.table, result.has_chance, result.residual),
             f"every position of {game.title} solved first, {result.positions:,} in {result.stats.seconds:.1f} s: "
             f"the computer plays perfectly{how}")

@@ -647,7 +647,8 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
 
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     """The figures of a strong solve for people."""
-    note = "" if result.exact else f"  [not exact: every value within {result.residual:.2g}]"
+    note = "" if result.exact else "  [not exact]" if not result.residual else (
+        f"  [not exact: every value within {result.residual:.2g}]")
     if result.remoteness is None and result.best_move is not None and not result.has_chance:
         # No end to reach: the value is the score the game gives a play that never ends.
         headline = (f"never ends with perfect play: the `repetition` score, {number_text(result.value)} "

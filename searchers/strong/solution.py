@@ -43,6 +43,15 @@ BOUNDS_APART = "value iteration whose bounds stay apart"
 above further apart than the tolerance (where play can go on for ever the values' rules have
 more than one solution, or the values are too large for the floats to come nearer)."""
 
+SHORT_OF_TOLERANCE = "value iteration short of the tolerance"
+"""Among a solution's methods: value iteration's bounds met, but not within the tolerance (the
+floats' rounding, where the scores are large, or sweeps that ran out on a cycle that ends only
+slowly)."""
+
+FLOAT_ODDS = "odds given as floats"
+"""Among a solution's methods: the game gave some chance node's odds as floats (0.1 for 1/10),
+so the expected values hang on their rounding: not exact."""
+
 VARYING_REPETITION = "repetition scores that differ along a cycle"
 """Among a solution's methods: some position of a cycle whose `repetition` score differs from
 one position to another took a value that hangs on where play came into the cycle (see
@@ -178,7 +187,16 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
         elif kind == FIXED:
             values[node], remoteness[node] = fixed[node]
         else:
-            values[node] = sum(p * values[c] for p, c in zip(probabilities[node], target[first[node]:first[node + 1]]))
+            odds = probabilities[node]
+            value = values[node] = sum(p * values[c] for p, c in zip(odds, target[first[node]:first[node + 1]]))
+            if type(value) is float and solution.exact and float in map(type, odds):
+                float_odds(solution)
+
+
+def float_odds(solution: Solution) -> None:
+    """Note in ``solution`` that a chance node's odds were floats: its value is not exact."""
+    solution.exact = False
+    solution.methods.add(FLOAT_ODDS)
 
 
 def pick(optimal: list[tuple[int, int]], remoteness: IntArray, hurry: bool) -> tuple[int, int]:

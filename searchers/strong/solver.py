@@ -25,8 +25,8 @@ from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
-    BOUNDS_APART, NEVER, NO_MOVE, VARYING_REPETITION, Solution, backward_induction, capped_residual, repetition_scores, solve_nodes,
-    strongly_connected,
+    BOUNDS_APART, FLOAT_ODDS, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution, backward_induction,
+    capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
 from . import stochastic
 from .stochastic import solve_chance_cycle
@@ -365,8 +365,15 @@ def inexact_reason(exact: bool, methods: set[str]) -> str | None:
         causes.append("value iteration could not bring its bounds from below and from above within the tolerance "
                       "(where play can go on for ever the values' rules allow more than one value), so every value "
                       "is known only within the residual")
+    elif SHORT_OF_TOLERANCE in methods:
+        causes.append("value iteration stopped with its bounds from below and from above further apart than the "
+                      "tolerance (the floats' rounding, where the scores are this large, or a cycle that ends only "
+                      "slowly), so every value is known only within the residual")
     elif "value iteration" in methods:
         causes.append("value iteration stops within the tolerance")
+    if FLOAT_ODDS in methods:
+        causes.append("the game gives some odds as floats (0.1 for 1/10, which no float is), so the expected "
+                      "values are those of the floats' odds, rounded")
     if VARYING_REPETITION in methods:
         causes.append("the `repetition` score differs along a cycle, so a play that never ends scores what "
                       "the position where it came into the cycle says, and a position there may have no one "

@@ -41,7 +41,7 @@ from typing import Any, no_type_check as typeguard_ignore
 
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import BOUNDS_APART, Solution, float_error, repetition_varies, strongly_connected
+from .solution import BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, repetition_varies, strongly_connected
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -74,6 +74,10 @@ class _Component:
     (the side to move taking its own last value as an option) and settle there.  An outcome
     of the dice at odds of 0 is left out: read as a way out (or in), it would make a round
     that never ends look as if it did."""
+
+    bounds_apart = False
+    """Whether value iteration left the sweeps from below and from above apart (both players
+    can keep the play going, and the rules have more than one solution)."""
 
     def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
         self.nodes = members
@@ -188,6 +192,7 @@ def value_iteration(component, tolerance, interrupt_check):
     gap = max(map(sub, high, low))
     if not apart:  # met, or as near as the sweeps could bring them
         return [(a + b) / 2 for a, b in zip(low, high)], gap / 2, gap / 2
+    component.bounds_apart = True
     x = [float(r) for r in component.repetition]
     sweeps = 0
     while True:
@@ -794,7 +799,10 @@ def solve_chance_cycle(
     policy = None
     # Odds given as floats (0.1 for 1/10) are not the odds meant, and their fractions do not
     # add up to 1: exact values of those would be exact values of another game.
-    if try_exact and not any(type(p) is float for row in component.moves for *_, p in row):
+    float_odds = any(type(p) is float for row in component.moves for *_, p in row)
+    if float_odds:
+        solution.methods.add(FLOAT_ODDS)
+    if try_exact and not float_odds:
         try:
             values, policy = exact_values(component, guess)
             exact = True
@@ -815,8 +823,10 @@ def solve_chance_cycle(
         # out to were exact: the bounds of the cycles solved add up.
         # Its values are off by as much again as the values it leads out to, and the repetition
         # scores, moved as they became floats.
-        if bound > tolerance:
+        if component.bounds_apart:
             solution.methods.add(BOUNDS_APART)
+        elif bound > tolerance:  # the floats' rounding (scores this large), or sweeps that ran out
+            solution.methods.add(SHORT_OF_TOLERANCE)
         solution.residual += bound + float_error(chain(
             (v for row in component.moves for _, j, v, _ in row if j == _EXIT), component.repetition))
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play

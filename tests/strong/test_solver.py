@@ -139,6 +139,11 @@ def test_value_iteration_counts_the_scores_it_rounds_to_floats(monkeypatch: pyte
     assert result.value != score  # no float is the score
     assert 0 < abs(Fraction(result.value) - score) <= result.residual
     assert result.residual <= 4 * abs(Fraction(float(score)) - score)  # and not far past it
+    # Every play ends (at once or later): the rules have one solution, whatever the floats do.
+    assert result.inexact_reason is not None and "more than one value" not in result.inexact_reason
+    if abs(score) > 2**53:  # past the floats' integers: the sweeps meet only as near as their rounding lets them
+        assert result.inexact_reason.startswith("value iteration stopped with its bounds from below and from above "
+                                                "further apart than the tolerance (the floats' rounding")
 
 
 class ThrowAgain:
@@ -185,15 +190,41 @@ class ThrowAgain:
         return 1 if (state == "win") == (player == "A") else -1
 
 
+class ThrowOnce(ThrowAgain):
+    """``ThrowAgain`` where the throw that came back is a tie (0): A's value is ``win - lose``,
+    -1/2 with odds 1/10, 2/10 and 7/10, and no position comes back."""
+
+    def result(self, state: str, move: str) -> str:
+        """The throw's outcome."""
+        return "tie" if move == "again" else move
+
+    def is_terminal(self, state: str) -> bool:
+        """Won, lost or tied."""
+        return state != "throw"
+
+    def utility(self, state: str, player: str) -> int:
+        """+1 to the winner, -1 to the other, 0 each for a tie."""
+        return 0 if state == "tie" else super().utility(state, player)
+
+
+FLOAT_ODDS = "the game gives some odds as floats (0.1 for 1/10, which no float is)"
+
+
 def test_odds_given_as_floats_give_no_exact_value() -> None:
     """Odds of 1/10, 2/10, 7/10 give A -5/9, exactly; given as the floats 0.1, 0.2 and 0.7
     (whose fractions are not those, nor add up to 1) the value is found by value iteration
-    within its bound of -5/9, and not called exact."""
+    within its bound of -5/9, and not called exact; nor is a throw without a cycle (-1/2)."""
     exact = solve_strong(ThrowAgain(Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)))
     assert exact.value == Fraction(-5, 9) and exact.exact and exact.method == "policy iteration"
     floats = solve_strong(ThrowAgain(0.1, 0.2, 0.7))
     assert not floats.exact and floats.method == "value iteration"
     assert abs(floats.value + 5 / 9) < 1e-9
+    assert floats.inexact_reason is not None and FLOAT_ODDS in floats.inexact_reason
+    once = solve_strong(ThrowOnce(Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)))
+    assert once.value == Fraction(-1, 2) and once.exact
+    once = solve_strong(ThrowOnce(0.1, 0.2, 0.7))
+    assert not once.exact and once.method == "backward induction" and abs(once.value + 0.5) < 1e-15
+    assert once.inexact_reason is not None and once.inexact_reason.startswith(FLOAT_ODDS)
 
 
 # The mover flips a coin (heads at 1/3: the mover wins; tails: the other player wins) or
