@@ -204,9 +204,14 @@ class _Checker(Resolver):
             raise GdlParamError(f"the value given for parameter `{name}` is not valid: {problem}", file=self.source.name)
         wrong = bad_item(value.kind, kind)
         if wrong is not None:
+            wanted = element(kind)
+            found = describe(wrong)
+            if wrong.name == wanted.name == "tuple" and wrong.args and len(wrong.args) != len(wanted.args):
+                found = f"a tuple of {len(wrong.args)} items"  # the kinds alone would read the same
             raise GdlParamError(
-                f"each item of parameter `{name}` must be {describe(element(kind))} "
-                f"(default {self.source_text(default)}), but one given is {describe(wrong)}",
+                f"each item of parameter `{name}` must be {describe(wanted)} "
+                + (f"of {len(wanted.args)} items " if wanted.name == "tuple" and wanted.args else "")
+                + f"(default {self.source_text(default)}), but one given is {found}",
                 file=self.source.name,
             )
         if not override_fits(value.kind, kind):

@@ -31,8 +31,10 @@ def bad_item(given: Kind, default: Kind) -> Kind | None:
         return None
     wanted = element(default)
     items = given.args if given.name == "tuple" else given.args[:1]
+    # Where the default's items are lists, a tuple or a list may stand for each (checked in
+    # turn); a tuple (a cell) stays one of its own length and kinds.
     return next((item for item in items if not (fits(item, wanted) or (
-        item.name in _SEQUENCES and wanted.name in _SEQUENCES and bad_item(item, wanted) is None))), None)
+        item.name in _SEQUENCES and wanted.name == "list" and bad_item(item, wanted) is None))), None)
 
 
 def reshaped(given: Kind, default: Kind) -> Kind:
@@ -62,8 +64,10 @@ def located(error: GdlParamError, source: Source, program: ast.Program, name: st
     """`error`, about the value given for parameter `name`, located in the file (the value itself
     comes from the command line or from Python, which have no lines to show)."""
     node = declaration_for(program, name)
-    if error.line is not None or node is None:
+    if error.line is not None:
         return error
+    if node is None:  # no line to show: the file's name still
+        return error if error.file is not None else GdlParamError(error.message, file=source.name)
     return source.error(GdlParamError, error.message, node.line, node.column)  # type: ignore[return-value]
 
 

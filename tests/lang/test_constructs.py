@@ -7,6 +7,7 @@ Each case is a snippet and the exact value it must have: the kind matters as wel
 from __future__ import annotations
 
 from fractions import Fraction as F
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -514,10 +515,26 @@ def test_lists_and_tuples_stand_for_each_other_at_every_depth(given: Any) -> Non
 
 
 def test_a_nested_item_of_another_kind_is_refused() -> None:
-    """Lists and tuples alike, but the items inside must still be of the default's kind."""
+    """Lists and tuples alike, but the items inside must still be of the default's kind; and
+    where the default's items are tuples (cells), of their length too."""
     with pytest.raises(gdl.GdlError, match="each item of parameter `succ` must be a list .* but one given is an "
                                            "integer"):
         gdl.loads(NESTED, succ=((1,), 2))
+    cells = NESTED.replace("param succ = [[1, 2], [0], []]\n", "param succ = [[1, 2], [0], []]\nparam cells = [(0, 1)]\n")
+    assert gdl.loads(cells, cells=((1, 1), (0, 0))).params["cells"] == ((1, 1), (0, 0))
+    with pytest.raises(gdl.GdlError, match=r"each item of parameter `cells` must be a tuple of 2 items \(default "
+                                           r"\[\(0, 1\)\]\), but one given is a tuple of 3 items"):
+        gdl.loads(cells, cells=[(0, 1, 2)])
+    with pytest.raises(gdl.GdlError, match="each item of parameter `cells` must be a tuple of 2 items .* but one "
+                                           "given is a list"):
+        gdl.loads(cells, cells=[[0, 1]])
+
+
+def test_a_value_given_to_a_game_without_parameters_is_said_in_its_file() -> None:
+    """No line to show, the file's name still."""
+    with pytest.raises(gdl.GdlError) as caught:
+        gdl.load(Path("games/textbook/three_players.gdl"), x=None)
+    assert str(caught.value) == "games/textbook/three_players.gdl: error: a parameter cannot be set to the Python value None"
 
 
 def test_game_params_show_the_values_in_use() -> None:
