@@ -57,7 +57,7 @@ def declaration_for(program: ast.Program, name: str) -> ast.Node | None:
     without parameters (its title line would look like the mistake)."""
     params = [d for d in program.declarations if isinstance(d, ast.Param)]
     named = [param for param in params if param.name == name]
-    return (named or params or [None])[0]
+    return next(iter(named or params), None)
 
 
 def located(error: GdlParamError, source: Source, program: ast.Program, name: str) -> GdlParamError:

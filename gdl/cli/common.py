@@ -229,9 +229,11 @@ _FRACTION_SHOWN = 24
 def number_text(value: Any) -> str:
     """A value for people: integers as they are, fractions also as decimals (a fraction too
     long to read, Hog's of 84 digits, as a decimal alone, said to be exact)."""
+    if isinstance(value, int) and not isinstance(value, bool) and len(str(value)) > _FRACTION_SHOWN:
+        return f"~{_decimal(Fraction(value))} (exactly an integer of {counted(len(str(abs(value))), 'digit')})"
     if isinstance(value, Fraction):
         if value.denominator == 1:
-            return str(value.numerator)
+            return number_text(value.numerator)
         if len(str(value)) > _FRACTION_SHOWN:
             digits = (counted(len(str(abs(part))), "digit") for part in (value.numerator, value.denominator))
             return f"~{_decimal(value)} (exactly a fraction: {' over '.join(digits)})"
@@ -242,10 +244,17 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
-def outcome_text(text: str) -> str:
-    """A value as a strong solve's `outcomes` write it (exactly: `"4591/10961"`), for people: a
-    fraction too long to read as ``number_text`` shows it."""
-    return number_text(Fraction(text)) if "/" in text and len(text) > _FRACTION_SHOWN else text
+def outcome_texts(texts: Iterable[str]) -> list[str]:
+    """Values as a strong solve's `outcomes` write them (exactly: `"4591/10961"`), for people:
+    a number too long to read as ``number_text`` shows it, unless two would then read the same
+    (then every one as written)."""
+    texts = list(texts)
+    shown = [number_text(Fraction(text)) if len(text) > _FRACTION_SHOWN and _NUMBER.fullmatch(text) else text
+             for text in texts]
+    return shown if len(set(shown)) == len(set(texts)) else texts
+
+
+_NUMBER = re.compile(r"-?\d+(/\d+)?")  # an integer or a fraction, as `outcomes` writes them
 
 
 def _decimal(value: Fraction) -> str:
@@ -364,15 +373,27 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
     else:
         lines = [f"every move (value for {first}{', remoteness' if remoteness else ''}):"]
     width = max(len(name) for name, *_ in rows)
-    values = [number_text(value) for _, value, _, _ in rows]
-    # A value's digits under the others' where some are negative: -1 over  1.
-    signed = any(value.startswith("-") for value in values)
+    values = value_column([value for _, value, _, _ in rows])
     for (name, _, steps, probability), value in zip(rows, values):
         chance = f"{number_text(probability)}  " if dice else ""
         ends = f"  in {steps}" if remoteness and steps is not None else ""
-        value = f" {value}" if signed and not value.startswith("-") else value
         lines.append(f"  {name.ljust(width)}  {chance}{value}{ends}")
     return lines
+
+
+def value_column(values: Sequence[Any]) -> list[str]:
+    """Values as text for a column of a table, one under the other: as ``value_text`` gives
+    them (a number too long to read, by its size), but in full where two values would then read
+    the same; where some are negative, the others a place to the right, so that the digits
+    stand in a column (-1 over  1, ~-1.0000e+40 over  ~1.0000e+40)."""
+    texts = [value_text(value) for value in values]
+    first: dict[str, Any] = {}
+    if any(first.setdefault(text, value) != value for text, value in zip(texts, values)):
+        texts = [str(value) if text.startswith("~") else text for text, value in zip(texts, values)]
+    negative = [text.lstrip("~").startswith("-") for text in texts]
+    if not any(negative):
+        return texts
+    return [text if below else f" {text}" for text, below in zip(texts, negative)]
 
 
 def check_start_names(game: Any) -> None:

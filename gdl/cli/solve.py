@@ -22,9 +22,9 @@ from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
     dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
-    load_game, memory_size, move_table, move_text, move_value_fractions, number_text, outcome_text, parse_params,
-    plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt, value_text,
-    whatever_the_others_do, win_score,
+    load_game, memory_size, move_table, move_text, move_value_fractions, number_text, outcome_texts, parse_params,
+    plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt,
+    value_column, value_text, whatever_the_others_do, win_score,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -161,6 +161,7 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
     def shown(value: Any) -> Any:
         return {str(player): json_number(value)} if player is not None else json_value(value)
 
+    move_values = by_move_name(game, result.move_values.items())
     report = {
         "game": getattr(game, "title", None),
         "algorithm": result.algorithm,
@@ -171,8 +172,8 @@ def result_json(game: Any, result: Any) -> dict[str, Any]:
         "to_move": result.to_move,
         "best_move": None if result.move is None else move_text(game, result.move),
         "principal_variation": [move_text(game, m) for m in result.pv],
-        "move_values": by_move_name(game, ((m, shown(v)) for m, v in result.move_values.items())),
-        "move_value_fractions": move_value_fractions(by_move_name(game, result.move_values.items())),
+        "move_values": {name: shown(value) for name, value in move_values.items()},
+        "move_value_fractions": move_value_fractions(move_values),
         "move_bounds": by_move_name(game, result.move_bounds.items()),
         "inexact_reason": result.inexact_reason,
         "repetition": result.repetition,
@@ -220,14 +221,12 @@ def result_text(game: Any, result: Any) -> str:
         lines.append(f"value of each move ({whose}):")
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
-        values = {m: value_text(value) for m, value in result.move_values.items()}
-        signed = any(text.startswith("-") for text in values.values())  # then -1 over  1, as `--strong` does
+        values = dict(zip(result.move_values, value_column(list(result.move_values.values()))))
         bounded = False
         for move, text in values.items():
             sign = {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "")
             bounded = bounded or bool(sign)
             tried = "" if result.visits is None else f"  ({result.visits.get(move, 0):,} playouts)"
-            text = f" {text}" if signed and not text.startswith("-") else text
             lines.append(f"  {names[move].ljust(width)}  {sign}{text}{tried}")
         if bounded:
             estimated = "estimate" in result.move_bounds.values()  # the values rest on estimates
@@ -610,6 +609,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
     (`stats.nodes` counts the positions)."""
     value = result.value
     stats = result.stats
+    move_values = by_move_name(game, result.move_values.items())
     return {
         "game": game.title,
         "algorithm": "strong",
@@ -628,8 +628,8 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "principal_variation": [move_text(game, move) for move in result.principal_variation],
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
-        "move_values": by_move_name(game, ((m, json_number(v)) for m, v in result.move_values.items())),
-        "move_value_fractions": move_value_fractions(by_move_name(game, result.move_values.items())),
+        "move_values": {name: json_number(value) for name, value in move_values.items()},
+        "move_value_fractions": move_value_fractions(move_values),
         "move_remoteness": by_move_name(game, result.move_remoteness.items()),
         "tablebase": out,
         "stats": {
@@ -750,9 +750,9 @@ def _outcome_lines(game: Any, result: StrongResult) -> list[str]:
     behind = sum(n for v, n in result.outcomes.items() if v < 0)
     lines = [f"by value: {first} ahead {ahead:,}, level {level:,}, {second} ahead {behind:,}"]
     if len(counts) <= _HISTOGRAM_ROWS:
-        shown = {outcome_text(v): n for v, n in counts.items()}
+        shown = outcome_texts(counts)
         width = max(map(len, shown))
-        lines.extend(f"  {v.rjust(width)}  {n:,}" for v, n in shown.items())
+        lines.extend(f"  {v.rjust(width)}  {n:,}" for v, n in zip(shown, counts.values()))
     else:
         lines.append(f"  ({len(counts):,} distinct values; --json lists them)")
     return lines

@@ -102,14 +102,14 @@ def float_error(numbers: Iterable[Value]) -> float:
     """How far ``numbers`` move as they become floats, at most (rounded up): an integer past
     2**53, or a fraction such as 1/3, has no float equal to it.  Value iteration computes with
     floats from the scores a play ends with; its values are off by as much again as these."""
-    moved: Value = 0
+    moved = Fraction(0)
     for v in set(numbers):
         if type(v) is float or (type(v) is int and -_FLOAT_INT <= v <= _FLOAT_INT):
             continue
         near = as_float(v)
         if math.isinf(near):
             return math.inf
-        moved = max(moved, abs(Fraction(near) - v))
+        moved = max(moved, abs(Fraction(near) - Fraction(v)))
     return float_above(moved)
 
 

@@ -1342,3 +1342,20 @@ def test_a_value_past_the_floats_range_is_printed_and_given_in_json(capsys: pyte
     status, printed, _ = run(capsys, "solve", str(game_file), "--strong")
     assert status == 0 and "value ~3.3333e+399 (exactly a fraction: 401 digits over 1 digit) for First" in printed
     assert "\n  ~3.3333e+399 (exactly a fraction: 401 digits over 1 digit)  2\n" in printed
+
+
+def test_values_too_long_to_read_are_shown_in_full_where_their_sizes_would_read_the_same() -> None:
+    """A column of values shows each by its size (an integer of 41 digits too), digits under
+    digits; but 10**40 + 1 and 10**40 + 3 would both read ~1.0000e+40, and a table of them
+    would seem to choose among equals: then they are written out in full. A count by value
+    likewise (it merged such rows into one, keeping one count)."""
+    from gdl.cli.common import outcome_texts, value_column
+
+    big = 10**40
+    assert value_column([big, -big]) == [" ~1.0000e+40 (exactly an integer of 41 digits)",
+                                         "~-1.0000e+40 (exactly an integer of 41 digits)"]
+    assert value_column([big + 1, -big, big + 3]) == [f" {big + 1}", f"-{big}", f" {big + 3}"]
+    assert value_column([Fraction(1, 3), 1]) == ["1/3 (~0.3333)", "1"]
+    texts = [f"{big + n}/7" for n in (3, 2, 1)]
+    assert outcome_texts(texts) == texts
+    assert outcome_texts([f"{big + 1}/7", "-1"]) == ["~1.4286e+39 (exactly a fraction: 41 digits over 1 digit)", "-1"]
