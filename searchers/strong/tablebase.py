@@ -218,50 +218,38 @@ _LEFT_BY = {"part": "a worker's rows", "scratch": "the positions waiting", "tier
 
 def remove_leftovers(out: Path) -> None:
     """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
-    beside it, and which the next solve writes again; raise TablebaseError, deleting nothing,
-    if another file has one of their names (a complete tablebase named ``out.part0``, say)."""
+    beside it, and which the next solve writes again, damaged or not; raise TablebaseError,
+    deleting nothing, if one of their names holds a complete tablebase (``out.part0`` saved as
+    a tablebase of its own, say: hours of solving) or a folder."""
     if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
         return
     pattern = re.compile(re.escape(out.name) + _LEFTOVER)
     found = [(out.parent / name, match) for name in sorted(os.listdir(out.parent))
              if (match := pattern.fullmatch(name))]
     for path, match in found:
-        main = path.with_name(path.name.removesuffix("-journal"))  # a journal goes with its file, if any
-        if not (match["journal"] and not main.exists()) and not _left_by_a_solve(main, match["kind"]):
-            what = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
+        what = "a folder" if path.is_dir() else "a complete tablebase" if _complete_tablebase(path) else None
+        if what is not None:
+            written = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
             raise TablebaseError(
-                f"{path} is in the way: a solve into {out.name} writes {what} to a file of that name, and that one "
-                "is not a file a solve left behind; move it, or name another tablebase")
+                f"{path} is in the way: a solve into {out.name} writes {written} to a file of that name, and that "
+                f"one is {what}; move it, or name another tablebase")
     for path, _ in found:
         os.remove(path)
 
 
-def _left_by_a_solve(path: Path, kind: str) -> bool:
-    """Whether the file at ``path`` (a part file, the scratch file or a tier's graph: ``kind``)
-    is one a solve made: empty, or as it writes them (never a complete tablebase)."""
-    if not path.is_file():
-        return False
-    size = path.stat().st_size
-    if not size:
-        return True
-    if kind.startswith("scratch."):  # a tier's graph: the length of its keys, then them marshalled
-        with open(path, "rb") as graph:
-            head = graph.read(9)
-        return len(head) == 9 and 9 + int.from_bytes(head[:8], "little") <= size and head[8] & 0x7F in b"()"
+def _complete_tablebase(path: Path) -> bool:
+    """Whether the file at ``path`` is a complete tablebase (a solve's part file never is)."""
     try:
         # Immutable: a journal left beside it is not read (nor rolled back, which read-only
         # it could not be).
         connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
         try:
-            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if kind == "scratch":
-                return tables <= {"frontier"}
-            meta = dict(connection.execute("SELECT name, value FROM meta")) if "meta" in tables else {}
+            found = connection.execute("SELECT value FROM meta WHERE name = 'complete'").fetchone()
         finally:
             connection.close()
-    except sqlite3.Error:  # not SQLite, or a file this user may not read
+    except sqlite3.Error:  # not SQLite, damaged, or without a meta table: no tablebase
         return False
-    return tables <= {"meta", "positions"} and meta.get("complete") != "true"
+    return found == ("true",)
 
 
 class TablebaseWriter:

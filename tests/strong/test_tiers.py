@@ -925,21 +925,36 @@ def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_gra
 
 
 @pytest.mark.parametrize("name", ["again.sqlite.part1", "again.sqlite.scratch", "again.sqlite.scratch.tier4"])
-@pytest.mark.parametrize("content", ["a complete tablebase", "a text"])
-def test_a_file_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name: str, content: str) -> None:
-    """A file with the name of one a solve writes beside its tablebase, but not made by a solve
-    (a complete tablebase saved as ``again.sqlite.part1``, a text), is neither deleted nor
-    written over: the solve is refused, naming it, and deletes none of the leftovers either."""
-    if content == "a text":
-        (tmp_path / name).write_text("notes\n")
+@pytest.mark.parametrize("content", ["a complete tablebase", "a folder"])
+def test_a_tablebase_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name: str, content: str) -> None:
+    """A complete tablebase with the name of a file a solve writes beside its own (saved as
+    ``again.sqlite.part1``: hours of solving), or a folder, is neither deleted nor written
+    over: the solve is refused, naming it, and deletes none of the leftovers either."""
+    if content == "a folder":
+        (tmp_path / name).mkdir()
     else:
         solve_to(tmp_path / name)
     make_leftovers(tmp_path, but=name)
-    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
-    with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / name))} is in the way: .* not a file a solve "
-                                              "left behind; move it, or name another tablebase"):
+    before = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / name))} is in the way: .* and that one is "
+                                              f"{content}; move it, or name another tablebase"):
         solve_to(tmp_path / "again.sqlite", workers=2)
-    assert {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.name != "again.sqlite.lock"} == before
+    after = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
+    assert {name: made for name, made in after.items() if name != "again.sqlite.lock"} == before
+
+
+def test_damaged_leftovers_are_deleted_too(whole_graph: Path, tmp_path: Path) -> None:
+    """A leftover damaged by the kill (a tier's graph cut short, a part file cut in half or
+    zeroed by a crash of the machine) is still a solve's: the next solve deletes it."""
+    make_leftovers(tmp_path)
+    graph = tmp_path / "again.sqlite.scratch.tier12"
+    graph.write_bytes(graph.read_bytes()[:5])
+    part = tmp_path / "again.sqlite.part3"
+    part.write_bytes(part.read_bytes()[: part.stat().st_size // 2])
+    (tmp_path / "again.sqlite.part5").write_bytes(bytes(4096))
+    solve_to(tmp_path / "again.sqlite", workers=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["again.sqlite"]
+    assert table(tmp_path / "again.sqlite") == table(whole_graph)
 
 
 @pytest.mark.parametrize("name, params", [
