@@ -206,8 +206,10 @@ class _Checker(Resolver):
         if wrong is not None:
             wanted = element(kind)
             found = describe(wrong)
-            if wrong.name == wanted.name == "tuple" and wrong.args and len(wrong.args) != len(wanted.args):
-                found = f"a tuple of {len(wrong.args)} items"  # the kinds alone would read the same
+            if wrong.name == wanted.name == "tuple" and len(wrong.args) != len(wanted.args):
+                # The kinds alone would read the same; a list's tuples of different lengths join
+                # into one of no known length.
+                found = f"a tuple of {len(wrong.args)} items" if wrong.args else "a tuple of another length"
             raise GdlParamError(
                 f"each item of parameter `{name}` must be {describe(wanted)} "
                 + (f"of {len(wanted.args)} items " if wanted.name == "tuple" and wanted.args else "")

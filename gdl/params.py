@@ -31,10 +31,19 @@ def bad_item(given: Kind, default: Kind) -> Kind | None:
         return None
     wanted = element(default)
     items = given.args if given.name == "tuple" else given.args[:1]
-    # Where the default's items are lists, a tuple or a list may stand for each (checked in
-    # turn); a tuple (a cell) stays one of its own length and kinds.
-    return next((item for item in items if not (fits(item, wanted) or (
-        item.name in _SEQUENCES and wanted.name == "list" and bad_item(item, wanted) is None))), None)
+    return next((item for item in items if not _fits_loosely(item, wanted)), None)
+
+
+def _fits_loosely(item: Kind, wanted: Kind) -> bool:
+    """Whether a value of kind ``item`` may stand where the default has one of kind ``wanted``:
+    where the default has a list, a tuple or a list of fitting items; where it has a tuple (a
+    cell), a tuple of its length whose items fit in turn; otherwise as ``fits`` says."""
+    if wanted.name == "tuple" and wanted.args and item.name == "tuple":
+        # A tuple of unknown length: a list's tuples of different lengths, joined, or ().
+        return len(item.args) == len(wanted.args) and all(map(_fits_loosely, item.args, wanted.args))
+    if fits(item, wanted):
+        return True
+    return item.name in _SEQUENCES and wanted.name == "list" and bad_item(item, wanted) is None
 
 
 def reshaped(given: Kind, default: Kind) -> Kind:
@@ -46,6 +55,8 @@ def reshaped(given: Kind, default: Kind) -> Kind:
         item, wanted = element(given), element(default)
         return Kind("list", (wanted if item.name == "any" else reshaped(item, wanted),))
     if given.name == "tuple" and default.name == "tuple" and given.args:
+        if len(given.args) == len(default.args):  # item by item, as `_fits_loosely` checked them
+            return Kind("tuple", tuple(map(reshaped, given.args, default.args)))
         wanted = element(default)
         return Kind("tuple", tuple(reshaped(item, wanted) for item in given.args))
     return given

@@ -244,6 +244,13 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
+def _written_out(value: Any) -> str:
+    """A value with every digit: a number as Python writes it, each player's payoff likewise."""
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{player} {payoff}" for player, payoff in value.items()) + ")"
+    return str(value)
+
+
 def outcome_texts(texts: Iterable[str]) -> list[str]:
     """Values as a strong solve's `outcomes` write them (exactly: `"4591/10961"`), for people:
     a number too long to read as ``number_text`` shows it, unless two would then read the same
@@ -389,7 +396,7 @@ def value_column(values: Sequence[Any]) -> list[str]:
     texts = [value_text(value) for value in values]
     first: dict[str, Any] = {}
     if any(first.setdefault(text, value) != value for text, value in zip(texts, values)):
-        texts = [str(value) if text.startswith("~") else text for text, value in zip(texts, values)]
+        texts = [_written_out(value) if "~" in text else text for text, value in zip(texts, values)]
     negative = [text.lstrip("~").startswith("-") for text in texts]
     if not any(negative):
         return texts

@@ -189,14 +189,17 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
         else:
             odds = probabilities[node]
             value = values[node] = sum(p * values[c] for p, c in zip(odds, target[first[node]:first[node + 1]]))
-            if type(value) is float and solution.exact and float in map(type, odds):
-                float_odds(solution)
+            if isinstance(value, float) and not set(map(type, odds)) <= _EXACT_ODDS and any_float(odds):
+                solution.exact = False
+                solution.methods.add(FLOAT_ODDS)
 
 
-def float_odds(solution: Solution) -> None:
-    """Note in ``solution`` that a chance node's odds were floats: its value is not exact."""
-    solution.exact = False
-    solution.methods.add(FLOAT_ODDS)
+_EXACT_ODDS = {int, Fraction}  # odds of these types alone are exact (a test of their set runs at C speed)
+
+
+def any_float(odds: Iterable[Value]) -> bool:
+    """Whether some of ``odds`` is a float (numpy's too): odds given as floats are not exact."""
+    return any(isinstance(p, float) for p in odds)
 
 
 def pick(optimal: list[tuple[int, int]], remoteness: IntArray, hurry: bool) -> tuple[int, int]:

@@ -41,7 +41,10 @@ from typing import Any, no_type_check as typeguard_ignore
 
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, repetition_varies, strongly_connected
+from .solution import (
+    BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, any_float, float_error, repetition_varies,
+    strongly_connected,
+)
 
 EXACT_LIMIT = 10_000
 """The most positions a game may have for its values to be made exact by policy iteration."""
@@ -799,7 +802,7 @@ def solve_chance_cycle(
     policy = None
     # Odds given as floats (0.1 for 1/10) are not the odds meant, and their fractions do not
     # add up to 1: exact values of those would be exact values of another game.
-    float_odds = any(type(p) is float for row in component.moves for *_, p in row)
+    float_odds = any_float(p for row in component.moves for *_, p in row)
     if float_odds:
         solution.methods.add(FLOAT_ODDS)
     if try_exact and not float_odds:

@@ -220,14 +220,15 @@ def remove_leftovers(out: Path) -> None:
     """Delete the files a solve into ``out`` that was killed outright (no cleaning up) left
     beside it, and which the next solve writes again, damaged or not; raise TablebaseError,
     deleting nothing, if one of their names holds a complete tablebase (``out.part0`` saved as
-    a tablebase of its own, say: hours of solving) or a folder."""
+    a tablebase of its own, say: hours of solving), one another solve is writing, or a folder."""
     if not out.parent.is_dir():  # no folder: the tablebase itself cannot be written, and says so
         return
     pattern = re.compile(re.escape(out.name) + _LEFTOVER)
     found = [(out.parent / name, match) for name in sorted(os.listdir(out.parent))
              if (match := pattern.fullmatch(name))]
     for path, match in found:
-        what = "a folder" if path.is_dir() else "a complete tablebase" if _complete_tablebase(path) else None
+        what = ("a folder" if path.is_dir() else "a tablebase another solve is writing" if being_written(path)
+                else "a complete tablebase" if _complete_tablebase(path) else None)
         if what is not None:
             written = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
             raise TablebaseError(
@@ -244,12 +245,13 @@ def _complete_tablebase(path: Path) -> bool:
         # it could not be).
         connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
         try:
-            found = connection.execute("SELECT value FROM meta WHERE name = 'complete'").fetchone()
+            query = "SELECT value FROM meta WHERE name = 'complete'"
+            found: tuple[str, ...] | None = connection.execute(query).fetchone()
         finally:
             connection.close()
     except sqlite3.Error:  # not SQLite, damaged, or without a meta table: no tablebase
         return False
-    return found == ("true",)
+    return bool(found == ("true",))
 
 
 class TablebaseWriter:

@@ -528,6 +528,22 @@ def test_a_nested_item_of_another_kind_is_refused() -> None:
     with pytest.raises(gdl.GdlError, match="each item of parameter `cells` must be a tuple of 2 items .* but one "
                                            "given is a list"):
         gdl.loads(cells, cells=[[0, 1]])
+    for mixed in ([(0, 1), (0, 1, 2)], [(0, 1), (0,)], [()]):
+        with pytest.raises(gdl.GdlError, match="must be a tuple of 2 items .* but one given is a tuple of another "
+                                               "length"):
+            gdl.loads(cells, cells=mixed)
+
+
+def test_a_tuple_holding_a_list_loads_again_from_its_own_parameters() -> None:
+    """`param edges = [(0, [1, 2])]`: Python gives it back as ((0, (1, 2)),), which stands for
+    it, item by item, with the default's kinds (the rules take `edges[0][1]` as the moves, a
+    list)."""
+    text = NESTED.replace("param succ = [[1, 2], [0], []]\n", "param succ = [[1, 2], [0], []]\nparam edges = [(0, [1, 2])]\n"
+                          ).replace("moves = succ[node]", "moves = edges[0][1] if node == 0 else succ[node]")
+    game = gdl.loads(text)
+    again = gdl.loads(text, **game.params)
+    assert again.params == game.params == {"succ": ((1, 2), (0,), ()), "edges": ((0, (1, 2)),)}
+    assert list(again.actions(again.initial_state())) == [1, 2]
 
 
 def test_a_value_given_to_a_game_without_parameters_is_said_in_its_file() -> None:

@@ -225,6 +225,40 @@ def test_odds_given_as_floats_give_no_exact_value() -> None:
     once = solve_strong(ThrowOnce(0.1, 0.2, 0.7))
     assert not once.exact and once.method == "backward induction" and abs(once.value + 0.5) < 1e-15
     assert once.inexact_reason is not None and once.inexact_reason.startswith(FLOAT_ODDS)
+    # A float of a type of its own (numpy's float64 is one) is a float all the same.
+    odds = [type("Odds", (float,), {})(p) for p in (0.1, 0.2, 0.7)]
+    assert not solve_strong(ThrowOnce(*odds)).exact and not solve_strong(ThrowAgain(*odds)).exact
+
+
+class ThrowFirst(ThrowAgain):
+    """A throw at even odds, given as floats, before ``ThrowAgain``'s (exact odds): heads, the
+    throw that can come back; tails, A wins."""
+
+    def initial_state(self) -> str:
+        """The first throw in the air."""
+        return "first"
+
+    def is_chance(self, state: str) -> bool:
+        """Whether the dice are in the air."""
+        return state in ("first", "throw")
+
+    def chance_outcomes(self, state: str) -> list[tuple[str, Value]]:
+        """Even odds, as floats, for the first throw."""
+        return [("heads", 0.5), ("tails", 0.5)] if state == "first" else self.odds
+
+    def result(self, state: str, move: str) -> str:
+        """The throw's outcome."""
+        return {"heads": "throw", "tails": "win"}.get(move) or super().result(state, move)
+
+
+def test_odds_given_as_floats_are_named_beside_value_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Value iteration makes the solve not exact first; the first throw's float odds are named
+    among the reasons all the same (A: 1/2 + 1/2 * -5/9 = 2/9)."""
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    result = solve_strong(ThrowFirst(Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)))
+    assert not result.exact and abs(result.value - 2 / 9) < 1e-9
+    assert result.inexact_reason is not None
+    assert result.inexact_reason.startswith("value iteration stops within the tolerance; and " + FLOAT_ODDS)
 
 
 # The mover flips a coin (heads at 1/3: the mover wins; tails: the other player wins) or

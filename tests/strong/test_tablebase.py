@@ -1356,6 +1356,9 @@ def test_values_too_long_to_read_are_shown_in_full_where_their_sizes_would_read_
                                          "~-1.0000e+40 (exactly an integer of 41 digits)"]
     assert value_column([big + 1, -big, big + 3]) == [f" {big + 1}", f"-{big}", f" {big + 3}"]
     assert value_column([Fraction(1, 3), 1]) == ["1/3 (~0.3333)", "1"]
+    # Each player's payoffs (max^n, paranoid) likewise.
+    assert value_column([{"A": big + 1, "B": 0}, {"A": big + 3, "B": 0}]) == [f"(A {big + 1}, B 0)",
+                                                                              f"(A {big + 3}, B 0)"]
     texts = [f"{big + n}/7" for n in (3, 2, 1)]
     assert outcome_texts(texts) == texts
     assert outcome_texts([f"{big + 1}/7", "-1"]) == ["~1.4286e+39 (exactly a fraction: 41 digits over 1 digit)", "-1"]

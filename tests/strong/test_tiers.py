@@ -3,6 +3,7 @@ from worker processes and from Ray tasks; a move into a lower tier is an error a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -925,21 +926,28 @@ def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_gra
 
 
 @pytest.mark.parametrize("name", ["again.sqlite.part1", "again.sqlite.scratch", "again.sqlite.scratch.tier4"])
-@pytest.mark.parametrize("content", ["a complete tablebase", "a folder"])
+@pytest.mark.parametrize("content", ["a complete tablebase", "a folder", "a tablebase another solve is writing"])
 def test_a_tablebase_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name: str, content: str) -> None:
     """A complete tablebase with the name of a file a solve writes beside its own (saved as
-    ``again.sqlite.part1``: hours of solving), or a folder, is neither deleted nor written
-    over: the solve is refused, naming it, and deletes none of the leftovers either."""
-    if content == "a folder":
-        (tmp_path / name).mkdir()
-    else:
-        solve_to(tmp_path / name)
-    make_leftovers(tmp_path, but=name)
-    before = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
-    with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / name))} is in the way: .* and that one is "
-                                              f"{content}; move it, or name another tablebase"):
-        solve_to(tmp_path / "again.sqlite", workers=2)
-    after = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
+    ``again.sqlite.part1``: hours of solving), one another solve is writing, or a folder, is
+    neither deleted nor written over: the solve is refused, naming it, and deletes none of the
+    leftovers either."""
+    from searchers.strong.tablebase import held_for_writing
+
+    with contextlib.ExitStack() as held:
+        if content == "a folder":
+            (tmp_path / name).mkdir()
+        elif content == "a complete tablebase":
+            solve_to(tmp_path / name)
+        else:
+            held.enter_context(held_for_writing(tmp_path / name))
+            held.callback(TablebaseWriter(tmp_path / name).close)
+        make_leftovers(tmp_path, but=name)
+        before = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
+        with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / name))} is in the way: .* and that one "
+                                                  f"is {content}; move it, or name another tablebase"):
+            solve_to(tmp_path / "again.sqlite", workers=2)
+        after = {path.name: path.is_dir() or path.read_bytes() for path in tmp_path.iterdir()}
     assert {name: made for name, made in after.items() if name != "again.sqlite.lock"} == before
 
 
