@@ -103,14 +103,17 @@ def float_error(numbers: Iterable[Value]) -> float:
     2**53, or a fraction such as 1/3, has no float equal to it.  Value iteration computes with
     floats from the scores a play ends with; its values are off by as much again as these."""
     moved = Fraction(0)
-    for v in set(numbers):
+    distinct = set(numbers)
+    if set(map(type, distinct)) <= {float}:  # value iteration's own values, most often
+        return 0.0
+    for v in distinct:
         if type(v) is float or (type(v) is int and -_FLOAT_INT <= v <= _FLOAT_INT):
             continue
         near = as_float(v)
         if math.isinf(near):
             return math.inf
         moved = max(moved, abs(Fraction(near) - Fraction(v)))
-    return float_above(moved)
+    return float_above(moved) if moved else 0.0
 
 
 _FLOAT_INT = 2**53  # the integers from -2**53 to 2**53 are floats exactly
@@ -189,17 +192,18 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
         else:
             odds = probabilities[node]
             value = values[node] = sum(p * values[c] for p, c in zip(odds, target[first[node]:first[node + 1]]))
-            if isinstance(value, float) and not set(map(type, odds)) <= _EXACT_ODDS and any_float(odds):
+            if isinstance(value, float) and floats_among(set(map(type, odds))):
                 solution.exact = False
                 solution.methods.add(FLOAT_ODDS)
 
 
-_EXACT_ODDS = {int, Fraction}  # odds of these types alone are exact (a test of their set runs at C speed)
+_EXACT_ODDS = {int, Fraction}  # odds of these types alone are exact
 
 
-def any_float(odds: Iterable[Value]) -> bool:
-    """Whether some of ``odds`` is a float (numpy's too): odds given as floats are not exact."""
-    return any(isinstance(p, float) for p in odds)
+def floats_among(types: set[type]) -> bool:
+    """Whether some of the ``types`` of a node's odds is a float type (numpy's too): odds given
+    as floats are not exact."""
+    return not types <= _EXACT_ODDS and any(issubclass(kind, float) for kind in types)
 
 
 def pick(optimal: list[tuple[int, int]], remoteness: IntArray, hurry: bool) -> tuple[int, int]:

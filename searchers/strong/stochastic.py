@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property
-from itertools import chain
 from math import ulp
 from operator import add, sub
 from collections.abc import Callable
@@ -42,7 +41,7 @@ from typing import Any, no_type_check as typeguard_ignore
 from ..results import SearchError
 from .graph import CHANCE, MAX, MIN, Graph
 from .solution import (
-    BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, any_float, float_error, repetition_varies,
+    BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, floats_among, repetition_varies,
     strongly_connected,
 )
 
@@ -88,8 +87,11 @@ class _Component:
         first, target = graph.first, graph.target
         self.kind = [graph.kind[node] for node in members]
         self.moves: list[list[Move]] = []
+        self.odds_types: set[type] = set()  # the types of the odds of its chance nodes
         for node in members:
             probabilities = graph.probabilities.get(node)
+            if probabilities is not None:
+                self.odds_types.update(map(type, probabilities))
             row: list[Move] = []
             for move, child in enumerate(target[first[node]:first[node + 1]]):
                 if probabilities is not None and not probabilities[move]:  # never thrown: no way in or out
@@ -802,7 +804,7 @@ def solve_chance_cycle(
     policy = None
     # Odds given as floats (0.1 for 1/10) are not the odds meant, and their fractions do not
     # add up to 1: exact values of those would be exact values of another game.
-    float_odds = any_float(p for row in component.moves for *_, p in row)
+    float_odds = floats_among(component.odds_types)
     if float_odds:
         solution.methods.add(FLOAT_ODDS)
     if try_exact and not float_odds:
@@ -830,7 +832,7 @@ def solve_chance_cycle(
             solution.methods.add(BOUNDS_APART)
         elif bound > tolerance:  # the floats' rounding (scores this large), or sweeps that ran out
             solution.methods.add(SHORT_OF_TOLERANCE)
-        solution.residual += bound + float_error(chain(
-            (v for row in component.moves for _, j, v, _ in row if j == _EXIT), component.repetition))
+        solution.residual += bound + float_error(
+            [v for row in component.moves for _, j, v, _ in row if j == _EXIT] + component.repetition)
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play
             repetition_varies(solution, component.repetition)
