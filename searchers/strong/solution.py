@@ -40,8 +40,8 @@ NO_MOVE = -1
 
 BOUNDS_APART = "value iteration whose bounds stay apart"
 """Among a solution's methods: value iteration left some cycle's bounds from below and from
-above further apart than the tolerance (where play can go on for ever the values' rules have
-more than one solution, or the values are too large for the floats to come nearer)."""
+above apart (where both players can keep the play going for ever, the values' rules have more
+than one solution)."""
 
 SHORT_OF_TOLERANCE = "value iteration short of the tolerance"
 """Among a solution's methods: value iteration's bounds met, but not within the tolerance (the

@@ -826,12 +826,12 @@ def solve_chance_cycle(
         solution.exact = False
         # A cycle's values are within its bound of those it would have if the values it leads
         # out to were exact: the bounds of the cycles solved add up.
-        # Its values are off by as much again as the values it leads out to, and the repetition
-        # scores, moved as they became floats.
         if component.bounds_apart:
             solution.methods.add(BOUNDS_APART)
         elif bound > tolerance:  # the floats' rounding (scores this large), or sweeps that ran out
             solution.methods.add(SHORT_OF_TOLERANCE)
+        # Its values are off by as much again as the values it leads out to, and the repetition
+        # scores, moved as they became floats.
         solution.residual += bound + float_error(
             [v for row in component.moves for _, j, v, _ in row if j == _EXIT] + component.repetition)
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play

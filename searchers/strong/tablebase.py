@@ -212,7 +212,7 @@ def remove_sqlite_file(path: str | Path) -> None:
 # The files a solve by tiers into NAME makes beside it, which one killed outright leaves:
 # its workers' part files (NAME.part0, ...), its scratch file (NAME.scratch) and its tiers'
 # graphs (NAME.scratch.tier3, ...), and the journals of the SQLite ones.
-_LEFTOVER = r"\.(?P<kind>part\d+|scratch|scratch\.tier-?\d+)(?P<journal>-journal)?"
+_LEFTOVER = r"\.(?P<kind>part\d+|scratch|scratch\.tier-?\d+)(-journal)?"
 _LEFT_BY = {"part": "a worker's rows", "scratch": "the positions waiting", "tier": "a tier's graph"}
 
 
