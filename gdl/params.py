@@ -43,17 +43,21 @@ def _fits_loosely(item: Kind, wanted: Kind) -> bool:
         return len(item.args) == len(wanted.args) and all(map(_fits_loosely, item.args, wanted.args))
     if fits(item, wanted):
         return True
+    if item.name == wanted.name == "map" and item.args and wanted.args:  # its keys and values in turn
+        return all(map(_fits_loosely, item.args, wanted.args))
     return item.name in _SEQUENCES and wanted.name == "list" and bad_item(item, wanted) is None
 
 
 def reshaped(given: Kind, default: Kind) -> Kind:
     """The kind of a parameter given a value of kind `given` in place of a default of kind
     `default` (which it fits, `override_fits`): a list where the default has one, at every
-    depth (Python gives lists back as tuples), the items' kinds from the value given where it
-    says more; otherwise the value's own kind."""
+    depth (Python gives lists back as tuples, in maps too), the items' kinds from the value
+    given where it says more; otherwise the value's own kind."""
     if given.name in _SEQUENCES and default.name == "list":
         item, wanted = element(given), element(default)
         return Kind("list", (wanted if item.name == "any" else reshaped(item, wanted),))
+    if given.name == default.name == "map" and given.args and default.args:
+        return Kind("map", tuple(map(reshaped, given.args, default.args)))
     if given.name == "tuple" and default.name == "tuple" and given.args:
         if len(given.args) == len(default.args):  # item by item, as `_fits_loosely` checked them
             return Kind("tuple", tuple(map(reshaped, given.args, default.args)))

@@ -546,6 +546,18 @@ def test_a_tuple_holding_a_list_loads_again_from_its_own_parameters() -> None:
     assert list(again.actions(again.initial_state())) == [1, 2]
 
 
+def test_maps_of_lists_load_again_from_their_own_parameters() -> None:
+    """`param p = {1: [2, 3]}` and `param q = [{1: [2]}]` come back from Python as maps of
+    tuples: they stand for the maps of lists, and the rules add their lists."""
+    text = NESTED.replace("param succ = [[1, 2], [0], []]\n",
+                          "param succ = [[1, 2], [0], []]\nparam p = {1: [2, 3]}\nparam q = [{1: [2]}]\n"
+                          ).replace("moves = succ[node]", "moves = p[1] + q[0][1] if node == 0 else []")
+    game = gdl.loads(text)
+    again = gdl.loads(text, **game.params)
+    assert again.params == game.params and again.params["p"] == {1: (2, 3)} and again.params["q"] == ({1: (2,)},)
+    assert list(again.actions(again.initial_state())) == [2, 3, 2]
+
+
 def test_a_value_given_to_a_game_without_parameters_is_said_in_its_file() -> None:
     """No line to show, the file's name still."""
     with pytest.raises(gdl.GdlError) as caught:
