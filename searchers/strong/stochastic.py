@@ -106,11 +106,16 @@ class _Component:
         self.repetition = [graph.repetition_of(node) for node in members]
 
     @cached_property
+    def scores(self) -> list[Any]:
+        """The values the component leads out to, then its repetition scores: a play that
+        leaves it, or never does, scores one of them."""
+        return [v for row in self.moves for _, j, v, _ in row if j == _EXIT] + self.repetition
+
+    @cached_property
     def ends(self) -> tuple[float, float, float]:
-        """The lowest and the highest value a node can have (those the component leads out to,
-        and the repetition value), and how far the roundings of a sweep can move a value."""
-        ends = [float(v) for row in self.moves for _, j, v, _ in row if j == _EXIT] + [
-            float(r) for r in self.repetition]
+        """The lowest and the highest value a node can have (of its ``scores``), and how far the
+        roundings of a sweep can move a value."""
+        ends = list(map(float, self.scores))
         lowest, highest = min(ends), max(ends)
         widest = max((len(row) for kind, row in zip(self.kind, self.moves) if kind == CHANCE), default=0)
         return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
@@ -832,7 +837,6 @@ def solve_chance_cycle(
             solution.methods.add(SHORT_OF_TOLERANCE)
         # Its values are off by as much again as the values it leads out to, and the repetition
         # scores, moved as they became floats.
-        solution.residual += bound + float_error(
-            [v for row in component.moves for _, j, v, _ in row if j == _EXIT] + component.repetition)
+        solution.residual += bound + float_error(component.scores)
         if len(set(component.repetition)) > 1:  # each position took its own score of endless play
             repetition_varies(solution, component.repetition)
