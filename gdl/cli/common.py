@@ -264,10 +264,13 @@ def outcome_texts(texts: Iterable[str]) -> list[str]:
 _NUMBER = re.compile(r"-?\d+(/\d+)?")  # an integer or a fraction, as `outcomes` writes them
 
 
+_SMALLEST_PLACES = Fraction(1, 1000)  # the least value shown with four places (exactly: 0.001 is no float)
+
+
 def _decimal(value: Fraction) -> str:
     """A fraction as a decimal of four places, or of four digits after the first where it is
     that large or that small (a hundred digits over one: 1.2346e+99, not a hundred digits)."""
-    if value and not 1e-3 <= abs(value) < 1e6:
+    if value and not _SMALLEST_PLACES <= abs(value) < 10**6:
         sign, value = ("-" if value < 0 else ""), abs(value)
         power = len(str(value.numerator)) - len(str(value.denominator))  # within one of the exponent
         power -= value < Fraction(10) ** power

@@ -1312,6 +1312,8 @@ def test_a_fraction_too_long_to_read_is_shown_as_a_decimal_of_its_size() -> None
     assert number_text(Fraction(2, 10**400 + 1)) == "~2.0000e-400 (exactly a fraction: 1 digit over 401 digits)"
     assert number_text(Fraction(-999990000000, 300001)) == "-999990000000/300001 (~-3.3333e+06)"
     assert number_text(Fraction(1, 3)) == "1/3 (~0.3333)"
+    assert number_text(Fraction(1, 1000)) == "1/1000 (~0.0010)"  # the least with four places, exactly
+    assert number_text(Fraction(999, 10**6)) == "999/1000000 (~9.9900e-04)"
 
 
 HUGE_SCORE = """
