@@ -315,10 +315,14 @@ class Runner:
         """Drop what is kept of ``tier``: its positions are all expanded."""
         self.claimed.pop(tier, None)
 
+    # Whether the runner's processes read the graphs of the tiers to solve from files
+    # (``next_tier``): this process has them already.
+    reads_graph_files = False
+
     def next_tier(self, graph_file: Path) -> None:
         """The file holding the graph of the tier to solve after the one at work
-        (``TierGraph.to_bytes``), handed over ahead of ``start_tier``; it is kept until that
-        tier is solved."""
+        (``TierGraph.to_bytes``), handed over ahead of ``start_tier`` where the runner
+        ``reads_graph_files``; it is kept until that tier is solved."""
 
     def start_tier(self, graph: TierGraph, fixed: Answers, solved: Solution,
                    settings: tuple[bool, float, int]) -> None:

@@ -274,6 +274,7 @@ class TablebaseWriter:
         self._set({"format": FORMAT, "complete": False})
         self.connection.commit()
         self.rows = 0
+        self.uncommitted = 0  # rows added since the last commit
         self.parts: dict[str, sqlite3.Connection] = {}  # the part files attached, read by connections of their own
 
     @staticmethod
@@ -296,13 +297,16 @@ class TablebaseWriter:
         told not to (a commit writes out every page changed: a few large ones are quicker)."""
         before = self.connection.total_changes
         self.connection.executemany("INSERT INTO positions VALUES (?, ?, ?, ?)", rows)
+        added = self.connection.total_changes - before
+        self.rows += added
+        self.uncommitted += added
         if commit:
-            self.connection.commit()
-        self.rows += self.connection.total_changes - before
+            self.commit()
 
     def commit(self) -> None:
         """Commit the rows added, for other connections to read."""
         self.connection.commit()
+        self.uncommitted = 0
 
     def hold_until_commit(self) -> None:
         """Keep the pages of the rows added in memory until the commit, however many, for a
@@ -344,6 +348,7 @@ class TablebaseWriter:
         holds more than this file, takes this file's rows and its place (its own rows stay
         where they are: a row copied costs about as much as a row written); the others' rows
         are copied in."""
+        self.commit()  # the rows added here: this connection may be closed below
         for connection in self.parts.values():
             connection.close()
         self.parts = {}
@@ -377,6 +382,7 @@ class TablebaseWriter:
         rebuilt if anything goes wrong); before ``complete`` is set they are made durable
         (``synchronous = FULL`` syncs the file at the commit), so that no crash of the machine
         can leave the mark on disk without the rows it vouches for."""
+        self.commit()  # the rows added: SQLite changes the safety level between transactions only
         self.connection.execute("PRAGMA synchronous = FULL")
         self._set({**meta, "positions": self.rows})
         self.connection.commit()

@@ -69,6 +69,13 @@ _SOLVE_CHUNK_LEAST = 256
 # States of higher tiers held in memory at most; more go to the scratch file.
 _FRONTIER_KEPT = 1_000_000
 
+# Bytes of tiers' graphs held in memory between the passes at most; the others are in files.
+_GRAPHS_HELD = 64 << 20
+
+# Rows written at least between commits of the tablebase (this process reads what it has not
+# committed: commits only write the pages out).
+_COMMIT_ROWS = 1 << 16
+
 # Answers of the tiers solved last held in memory at most, for the tiers below to read; the
 # tablebase has the others (and these), read more slowly.
 _ANSWERS_KEPT = 500_000
@@ -94,7 +101,9 @@ def has_tiers(game: Game) -> bool:
 
 class Scratch:
     """The scratch files of a solve by tiers: the frontier states that do not fit in memory (in
-    an SQLite file), and each tier's graph between the two passes (in a file a tier).
+    an SQLite file), and each tier's graph between the two passes (in a file a tier, but for
+    small ones held in memory, up to ``_GRAPHS_HELD`` bytes in all: a game of thousands of
+    tiers of a few positions would spend most of its time making and deleting files).
 
     The frontier is a dict a tier, key -> state (as the runner packs it), so each position is
     queued once; past ``kept`` states it is written out a batch at a time (one pickle of many
@@ -117,7 +126,9 @@ class Scratch:
         )
         self.frontier: dict[int, dict[bytes, Any]] = {}
         self.spilled: set[int] = set()
-        self.graphs: list[int] = []  # the tiers whose graphs are kept
+        self.graphs: set[int] = set()  # the tiers whose graphs are kept in files
+        self.held: dict[int, bytes] = {}  # the graphs kept in memory
+        self.held_bytes = 0
         self.kept = _FRONTIER_KEPT if kept is None else kept
 
     def tier(self, tier: int) -> dict[bytes, Any]:
@@ -170,15 +181,39 @@ class Scratch:
         return Path(f"{self.path}.tier{tier}")
 
     def keep_graph(self, graph: TierGraph) -> None:
-        """Store a tier's graph until the backward pass (in a file of its own: quicker than a
-        row of the scratch file)."""
-        self.graphs.append(graph.tier)  # first: ``close`` deletes a file left half written too
-        self.graph_file(graph.tier).write_bytes(graph.to_bytes())
+        """Store a tier's graph until the backward pass: in memory while there is room, else in
+        a file of its own (quicker than a row of the scratch file)."""
+        data = graph.to_bytes()
+        if self.held_bytes + len(data) <= _GRAPHS_HELD:
+            self.held[graph.tier] = data
+            self.held_bytes += len(data)
+        else:
+            self._write_graph(graph.tier, data)
+
+    def _write_graph(self, tier: int, data: bytes) -> None:
+        self.graphs.add(tier)  # first: ``close`` deletes a file left half written too
+        self.graph_file(tier).write_bytes(data)
+
+    def graph_bytes(self, tier: int) -> bytes:
+        """The graph of ``tier`` kept, as ``TierGraph.to_bytes`` wrote it."""
+        data = self.held.get(tier)
+        return self.graph_file(tier).read_bytes() if data is None else data
+
+    def graph_in_file(self, tier: int) -> Path:
+        """The file of ``tier``'s graph, for other processes to read: written now if the graph
+        was held in memory."""
+        if tier not in self.graphs:
+            self._write_graph(tier, self.held[tier])
+        return self.graph_file(tier)
 
     def drop_graph(self, tier: int) -> None:
-        """Delete a tier's graph, read back by all who need it."""
-        os.remove(self.graph_file(tier))
-        self.graphs.remove(tier)
+        """Let a tier's graph go, read back by all who need it."""
+        data = self.held.pop(tier, None)
+        if data is not None:
+            self.held_bytes -= len(data)
+        if tier in self.graphs:
+            os.remove(self.graph_file(tier))
+            self.graphs.remove(tier)
 
     def close(self) -> None:
         """Close and delete the scratch files."""
@@ -482,6 +517,39 @@ class _Known:
         return list(map(values.__getitem__, places)), array("q", map(remoteness.__getitem__, places))
 
 
+class _KnownTiers:
+    """The tiers solved last, the oldest first, each found by its number too, with their
+    positions counted as they come and go: a game of thousands of small tiers (a pile of
+    stones taken a few at a time) pays the same for each tier, not more for each one before."""
+
+    def __init__(self) -> None:
+        """None known yet."""
+        self.order: deque[_Known] = deque()
+        self.by_tier: dict[int, _Known] = {}
+        self.positions = 0
+
+    @property
+    def latest(self) -> _Known | None:
+        """The tier solved last, or being solved; None before the first."""
+        return self.order[-1] if self.order else None
+
+    def add(self, known: _Known) -> None:
+        """Know a tier more, after those known."""
+        self.order.append(known)
+        self.by_tier[known.tier] = known
+        self.positions += len(known)
+
+    def make_room(self, coming: int) -> None:
+        """Make room for the answers of a tier of ``coming`` positions: forget the oldest tiers'
+        past ``_ANSWERS_KEPT`` answers in all, the last tier's never: the tier about to be
+        solved reaches it most.  Moves that skip tiers (a capture in Kalah) to tiers forgotten
+        read the tablebase."""
+        while len(self.order) > 1 and self.positions + coming > _ANSWERS_KEPT:
+            oldest = self.order.popleft()
+            del self.by_tier[oldest.tier]
+            self.positions -= len(oldest)
+
+
 class _LookAhead:
     """The answers of positions of higher tiers a tier reaches (``keys``, of ``tiers``), found
     while the tier above it is being solved (the last of ``known``), a slice at a time
@@ -495,11 +563,12 @@ class _LookAhead:
     overwritten); the others are looked for in their own tiers (Pig's holds reach dozens); a
     slice takes a few milliseconds, less than a chunk of the workers'."""
 
-    def __init__(self, keys: list[bytes], tiers: IntArray, known: deque[_Known], writer: TablebaseWriter) -> None:
-        """Find the answers of ``keys``, of ``tiers``."""
+    def __init__(self, keys: list[bytes], tiers: IntArray, known: _KnownTiers, writer: TablebaseWriter) -> None:
+        """Find the answers of ``keys``, of ``tiers``; ``known`` stays as it is until they are
+        given (``answers``)."""
         self.keys, self.tiers, self.writer = keys, tiers, writer
-        self.latest: _Known | None = known[-1] if known else None
-        self.older = {solved.tier: solved for solved in list(known)[:-1]}
+        self.latest = known.latest
+        self.older = known.by_tier  # the latest among them too: a key not found there is missing
         self.done = 0  # keys looked up so far
         self.places: list[int] = []  # each key's index in the latest tier, or -1
         self.found: list[int] = []  # the indices in ``keys`` of those found elsewhere, with their answers:
@@ -546,7 +615,7 @@ class _LookAhead:
         """The answers of all the keys, in order, once the latest tier is solved."""
         while self.done < len(self.keys):
             self.step()
-        self.older = {}  # forgotten by ``known`` too, soon
+        self.older = {}  # the tiers known change from now on
         if self.latest is None:  # every key found elsewhere: these are all overwritten
             values: list[Value] = [0] * len(self.keys)
             remoteness = array("q", [0]) * len(self.keys)
@@ -564,7 +633,7 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
     the tier before is written and counted, and the next tier's graph is read back and the
     answers it reaches looked up (``_LookAhead``): between the chunks, and while the main
     process waits for the worker processes."""
-    known: deque[_Known] = deque()  # the tiers solved last, the oldest first
+    known = _KnownTiers()
     done: tuple[TierGraph, Solution] | None = None  # the tier solved last, not yet written out nor counted
     ahead: _LookAhead | None  # the look-up of the answers the tier to solve next reaches
     report.offset = 0
@@ -581,8 +650,8 @@ def _solve_backward(tiers: list[int], scratch: Scratch, runner: Runner, writer: 
         solving = solve_tier(tier_graph, ahead.answers(), runner, chance, tolerance, report, positions, solution)
         if done is not None:
             _write_and_count(*done, runner, writer, totals)
-        _forget_oldest(known, len(tier_graph.kind))
-        known.append(_Known(tier_graph.tier, tier_graph.keys, solution))
+        known.make_room(len(tier_graph.kind))
+        known.add(_Known(tier_graph.tier, tier_graph.keys, solution))
         # The next tier's graph read at once: its file is handed to the workers before the
         # commit at its start, which shows they read it.
         ahead = None
@@ -609,29 +678,22 @@ def _write_and_count(tier_graph: TierGraph, solution: Solution, runner: Runner, 
     """Write out the rows of a tier solved (unless the runner's processes wrote them) and count
     it in ``totals``."""
     if not (tier_graph.in_chunks and runner.part_files):
-        writer.add(tier_rows(tier_graph.keys, solution))
+        writer.add(tier_rows(tier_graph.keys, solution), commit=False)
+        if writer.uncommitted >= _COMMIT_ROWS:  # not a commit a tier: thousands of small tiers spend their time there
+            writer.commit()
     totals.add(tier_graph, solution)
 
 
-def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: deque[_Known], writer: TablebaseWriter
+def _read_ahead(scratch: Scratch, tier: int, runner: Runner, known: _KnownTiers, writer: TablebaseWriter
                 ) -> tuple[TierGraph, _LookAhead]:
     """The graph of ``tier``, the next to solve, read back, and the search for the answers it
     reaches begun (``known``: the tiers solved last, the last one being solved).  The runner is
     handed the graph's file too, ahead of time, if it is to solve it in chunks (worker processes
     read it while they solve the tier before)."""
-    graph = TierGraph.from_bytes(scratch.graph_file(tier).read_bytes())
-    if graph.in_chunks:  # else solved here: a tier of one group with a cycle
-        runner.next_tier(scratch.graph_file(tier))
+    graph = TierGraph.from_bytes(scratch.graph_bytes(tier))
+    if graph.in_chunks and runner.reads_graph_files:  # else solved here (as a tier of one group with a cycle is)
+        runner.next_tier(scratch.graph_in_file(tier))
     return graph, _LookAhead(graph.external, graph.external_tiers, known, writer)
-
-
-def _forget_oldest(known: deque[_Known], coming: int) -> None:
-    """Make room in ``known`` for the answers of a tier of ``coming`` positions: forget the
-    oldest tiers' past ``_ANSWERS_KEPT`` answers in all, the last tier's never: the tier about
-    to be solved reaches it most.  Moves that skip tiers (a capture in Kalah) to tiers
-    forgotten read the tablebase."""
-    while len(known) > 1 and sum(map(len, known)) + coming > _ANSWERS_KEPT:
-        known.popleft()
 
 
 @dataclass

@@ -263,6 +263,8 @@ class WorkerRunner(Runner):
     """Expands and solves chunks in ``workers`` processes of this machine, each keeping the
     states it makes (a seed is the number of the worker that holds its state)."""
 
+    reads_graph_files = True
+
     def __init__(self, factory: Factory, workers: int, parts: str | None = None) -> None:
         """Start the worker processes (each writing the rows it solves to ``parts`` and its
         number, if given)."""

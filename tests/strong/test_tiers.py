@@ -306,6 +306,59 @@ def test_the_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("held", [0, 2_000, 1 << 30])
+def test_graphs_held_in_memory_or_in_files_give_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
+                                                                held: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each tier's graph waits for the backward pass in memory while they fit in ``held``
+    bytes, else in a file: all in files, some of each, or all in memory, with workers (who read
+    the graphs from files, written when the workers need them) or without, the solve writes the
+    very same rows as the whole graph solved in memory.  One process holding them all writes no
+    graph file at all."""
+    from searchers.strong import tiers
+
+    monkeypatch.setattr(tiers, "_GRAPHS_HELD", held)
+    written: list[str] = []
+    write_bytes = Path.write_bytes
+
+    def noting(path: Path, data: bytes) -> int:
+        written.append(path.name)
+        return write_bytes(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", noting)
+    solve_to(tmp_path / "held.sqlite", workers=workers)
+    assert table(tmp_path / "held.sqlite") == table(whole_graph)
+    graph_files = [name for name in written if ".tier" in name]
+    if held == 0 or workers > 1:  # the workers read every graph (connect 3x3's are all solved in chunks)
+        assert len(graph_files) == 10  # connect 3x3's tiers, a file each
+    elif held == 2_000:
+        assert 0 < len(graph_files) < 10
+    else:
+        assert graph_files == []
+    assert {path.name for path in tmp_path.iterdir()} <= {"held.sqlite", "held.sqlite.lock"}
+
+
+def test_the_tiers_known_are_counted_as_they_come_and_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers of the tiers solved last are kept up to ``_ANSWERS_KEPT`` positions, the
+    oldest forgotten first and the last one never, each found by its tier's number."""
+    from array import array
+
+    from searchers.strong import tiers
+    from searchers.strong.solution import Solution
+
+    monkeypatch.setattr(tiers, "_ANSWERS_KEPT", 10)
+    known = tiers._KnownTiers()
+    assert known.latest is None
+    for tier, size in [(7, 4), (6, 3), (5, 2)]:
+        known.make_room(size)
+        known.add(tiers._Known(tier, [bytes([tier, n]) for n in range(size)], Solution([], array("q"), array("q"))))
+    assert (known.positions, list(known.by_tier), known.latest.tier) == (9, [7, 6, 5], 5)
+    known.make_room(4)  # 9 + 4 > 10: tier 7 goes, then 5 + 4 fits
+    assert (known.positions, list(known.by_tier), [k.tier for k in known.order]) == (5, [6, 5], [6, 5])
+    known.make_room(100)  # never the last one
+    assert (known.positions, list(known.by_tier), known.latest.tier) == (2, [5], 5)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
 def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """With at most 50 states of later tiers held in memory (connect 3x3 has tiers of up to 150
