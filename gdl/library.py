@@ -29,7 +29,7 @@ else:  # at run time typeguard is not needed: this stand-in changes nothing
 def made(count: int, what: str) -> None:
     """Refuse to build a value of more than MAX_ITEMS items; `count` is computed before building."""
     if count > limits.MAX_ITEMS:
-        amount = f"{count:,}" if count < 10**18 else "far more than that many"
+        amount = f"{count:,}" if count < 10**18 else "over 10^18"
         raise RuleError(f"{what} would make {amount} items, more than the {limits.MAX_ITEMS:,} one value may have")
 
 
@@ -188,7 +188,9 @@ def integers(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise RuleError("range() step must not be zero")
     numbers = range(*args)
-    made(len(numbers), "range()")
+    start, stop, step = numbers.start, numbers.stop, numbers.step
+    # Not len(): past the machine's word it fails (OverflowError), though only to be refused.
+    made(max(0, (stop - start + step - (1 if step > 0 else -1)) // step), "range()")
     return tuple(numbers)
 
 

@@ -98,7 +98,10 @@ def test_a_built_in_makes_a_value_exactly_when_what_it_makes_fits_the_limit(
         ('pad("x", 10 ** 9)', f"pad() would make {10**9:,} items"),
         ("grid(1001, 1000, 0)", f"a 1001 x 1000 grid would make {1001 * 1000:,} items"),
         ("range(10 ** 15)", f"range() would make {10**15:,} items"),
-        ('"ab" * (10 ** 30)', "`*` would make far more than that many items"),
+        ('"ab" * (10 ** 30)', "`*` would make over 10^18 items"),
+        # past the machine's word (2^63): Python's len() of such a range fails (OverflowError)
+        ("range(1, 10 ** 20 + 1)", "range() would make over 10^18 items"),
+        ("range(10 ** 20, -(10 ** 20), -3)", "range() would make over 10^18 items"),
     ],
 )
 def test_a_value_too_large_is_refused_at_load_before_it_is_made(expr: str, made: str) -> None:
