@@ -125,8 +125,8 @@ def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str |
         )
     except TablebaseError as error:
         raise GdlTablebaseError(str(error), file=str(path)) from None
-    except SearchError as error:  # the game's own errors are GdlErrors already
-        raise GdlError(str(error), file=game.source.name) from None
+    except SearchError as error:  # the game's own errors are GdlErrors already: this is the call's
+        raise GdlError(str(error), file="gdl.build_tablebase") from None
     return result
 
 

@@ -394,12 +394,16 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
 def value_column(values: Sequence[Any]) -> list[str]:
     """Values as text for a column of a table, one under the other: as ``value_text`` gives
     them (a number too long to read, by its size), but in full where two values would then read
-    the same; where some are negative, the others a place to the right, so that the digits
-    stand in a column (-1 over  1, ~-1.0000e+40 over  ~1.0000e+40)."""
+    the same; numbers right-aligned, so that their last digits stand in a column (-1 over  1,
+    10 over  0); where one is told in words (its size) or a value is no number (each player's
+    payoff), only a place for the minus sign is kept (~-1.0000e+40 over  ~1.0000e+40)."""
     texts = [value_text(value) for value in values]
     first: dict[str, Any] = {}
     if any(first.setdefault(text, value) != value for text, value in zip(texts, values)):
         texts = [_written_out(value) if "~" in text else text for text, value in zip(texts, values)]
+    if all(isinstance(value, (int, float, Fraction)) and " " not in text for value, text in zip(values, texts)):
+        width = max(map(len, texts), default=0)
+        return [text.rjust(width) for text in texts]
     negative = [text.lstrip("~").startswith("-") for text in texts]
     if not any(negative):
         return texts

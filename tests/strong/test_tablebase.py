@@ -899,8 +899,9 @@ def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
     game_file.write_text((ROOT / "games" / "nim.gdl").read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(gdl.GdlTablebaseError, match="is not a tablebase, so a tablebase is not written over it"):
         gdl.build_tablebase(gdl.load(game_file), game_file)
-    with pytest.raises(gdl.GdlError, match="workers must be 1 or more"):
+    with pytest.raises(gdl.GdlError) as caught:  # a mistake of the call, not of the game file
         gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
+    assert str(caught.value) == "gdl.build_tablebase: error: workers must be 1 or more, not 0"
     with pytest.raises(gdl.GdlError, match="takes a game loaded by gdl.load or gdl.loads"):
         gdl.build_tablebase(TicTacToe(), tmp_path / "t.sqlite")  # a game of the protocol, written in Python
 
@@ -1358,6 +1359,9 @@ def test_values_too_long_to_read_are_shown_in_full_where_their_sizes_would_read_
                                          "~-1.0000e+40 (exactly an integer of 41 digits)"]
     assert value_column([big + 1, -big, big + 3]) == [f" {big + 1}", f"-{big}", f" {big + 3}"]
     assert value_column([Fraction(1, 3), 1]) == ["1/3 (~0.3333)", "1"]
+    # Numbers stand right-aligned, last digit under last digit (a query of tic-tac-toe: 10 over 0).
+    assert value_column([10, 0, -1, 10]) == ["10", " 0", "-1", "10"]
+    assert value_column([Fraction(-5, 1), Fraction(12, 1), 3]) == ["-5", "12", " 3"]
     # Each player's payoffs (max^n, paranoid) likewise.
     assert value_column([{"A": big + 1, "B": 0}, {"A": big + 3, "B": 0}]) == [f"(A {big + 1}, B 0)",
                                                                               f"(A {big + 3}, B 0)"]
