@@ -109,9 +109,10 @@ class Scratch:
     queued once; past ``kept`` states it is written out a batch at a time (one pickle of many
     states), and read back, the duplicates dropped, when its tier comes."""
 
-    def __init__(self, path: Path, kept: int | None = None) -> None:
+    def __init__(self, path: Path, kept: int | None = None, graphs_held: int | None = None) -> None:
         """A new scratch file at ``path``, holding at most ``kept`` (by default
-        ``_FRONTIER_KEPT``) frontier states in memory."""
+        ``_FRONTIER_KEPT``) frontier states and ``graphs_held`` bytes of graphs (by default
+        ``_GRAPHS_HELD``) in memory."""
         self.path = path
         if path.exists():
             os.remove(path)
@@ -130,6 +131,7 @@ class Scratch:
         self.held: dict[int, bytes] = {}  # the graphs kept in memory
         self.held_bytes = 0
         self.kept = _FRONTIER_KEPT if kept is None else kept
+        self.graphs_held = _GRAPHS_HELD if graphs_held is None else graphs_held
 
     def tier(self, tier: int) -> dict[bytes, Any]:
         """The frontier of ``tier`` held in memory, to add (key, state) to."""
@@ -184,7 +186,7 @@ class Scratch:
         """Store a tier's graph until the backward pass: in memory while there is room, else in
         a file of its own (quicker than a row of the scratch file)."""
         data = graph.to_bytes()
-        if self.held_bytes + len(data) <= _GRAPHS_HELD:
+        if self.held_bytes + len(data) <= self.graphs_held:
             self.held[graph.tier] = data
             self.held_bytes += len(data)
         else:
@@ -759,7 +761,8 @@ def solve_by_tiers(
         remove_leftovers(Path(out))
         runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
         writer = TablebaseWriter(out)
-        scratch = Scratch(Path(f"{out}.scratch"))
+        # Worker processes read the graphs from files: written at once, while they expand.
+        scratch = Scratch(Path(f"{out}.scratch"), graphs_held=0 if runner.reads_graph_files else None)
         start = game.initial_state()
         position = position_of(game)
         start_key = stable_key(start if position is None else position(start))

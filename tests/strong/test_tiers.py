@@ -310,10 +310,9 @@ def test_the_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None
 def test_graphs_held_in_memory_or_in_files_give_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
                                                                 held: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each tier's graph waits for the backward pass in memory while they fit in ``held``
-    bytes, else in a file: all in files, some of each, or all in memory, with workers (who read
-    the graphs from files, written when the workers need them) or without, the solve writes the
-    very same rows as the whole graph solved in memory.  One process holding them all writes no
-    graph file at all."""
+    bytes, else in a file: all in files, some of each, or all in memory, without workers, the
+    solve writes the very same rows as the whole graph solved in memory, and one process holding
+    them all writes no graph file at all; worker processes read every graph from its file."""
     from searchers.strong import tiers
 
     monkeypatch.setattr(tiers, "_GRAPHS_HELD", held)
