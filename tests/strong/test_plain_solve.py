@@ -244,6 +244,39 @@ utility = won
     assert report["value"] == 0 and "repeat through the dice" not in err
 
 
+# A moves `a` or `b` (A wins 1 at once); after `a`, B ends the game (2 for A) or goes `back`
+# to the start.  By hand: to the strong solver a position is worth the same whatever came
+# before it, so `back` is worth 1 (A then plays `b`) and B takes it: `a` is worth min(2, 1) = 1.
+# A search from the start ends a line where a position of it comes back, scored by the
+# `repetition` rule (0), as `gdl play` ends the game there: `a` is worth min(2, 0) = 0.  The
+# start is worth 1 either way.
+BACK_TO_THE_START = """game "Back"
+players A, B
+symbols start, after_a, won1, won2, a, b, back, finish
+state:
+    at = start
+to_move = A if at == start else B
+moves = [a, b] if at == start else [back, finish]
+result(m):
+    at = after_a if m == a else won1 if m == b else start if m == back else won2
+terminal = at == won1 or at == won2
+utility = 1 if at == won1 else 2
+"""
+
+
+def test_a_move_back_to_the_start_is_worth_what_each_solver_says_of_a_repetition(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The strong solver's values are the positions' own (`a` worth 1); a search's are those of
+    moves from the start, a return to it scored by the repetition rule (`a` worth 0), both
+    exact under their rule (docs/strong.md); the start is worth 1 to both."""
+    path = tmp_path / "back.gdl"
+    path.write_text(BACK_TO_THE_START)
+    searched = json.loads(solve(capsys, str(path), "--json")[1])
+    strong = json.loads(solve(capsys, str(path), "--strong", "--json")[1])
+    assert (searched["value"], searched["exact"], searched["move_values"]) == (1, True, {"a": 0, "b": 1})
+    assert (strong["value"], strong["exact"], strong["move_values"]) == (1, True, {"a": 1, "b": 1})
+
+
 def test_a_game_of_dice_without_a_cycle_is_searched(capsys: pytest.CaptureFixture[str]) -> None:
     """Hog's scores only grow: the search meets no cycle and is exact, as before (its value,
     goal 5 with 3 dice, from games/hog.gdl's header, proven in tests/games/test_hog.py)."""
