@@ -4,6 +4,7 @@ numbers and moves for people, and the one way text reaches the terminal."""
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -239,6 +240,8 @@ def number_text(value: Any) -> str:
             return f"~{_decimal(value)} (exactly a fraction: {' over '.join(digits)})"
         return f"{value} (~{_decimal(value)})"
     if isinstance(value, float):
+        if math.isfinite(value) and abs(value) >= 10**6:  # by its size, as a fraction that large: not 300 digits
+            return _decimal(Fraction(value))
         text = f"{value:.4f}".rstrip("0").rstrip(".")
         return "0" if text == "-0" else text  # a float a hair below 0 (or -0.0) is no loss
     return str(value)
@@ -278,6 +281,30 @@ def _decimal(value: Fraction) -> str:
         power += len(digits) - 5
         return f"{sign}{digits[0]}.{digits[1:5]}e{power:+03d}"
     return f"{float(value):.4f}"
+
+
+def within_text(residual: float) -> str:
+    """What the bound ``residual`` of an inexact solve says of its values, in words."""
+    if math.isinf(residual):
+        return "no bound known: it grew past the floats' range"
+    return f"every value within {residual:.2g}"
+
+
+def json_text(report: dict[str, Any]) -> str:
+    """A command's JSON object as one line of text.  A float past the floats' range (a bound
+    that grew past it: `residual`) is null, no bound known: JSON has no infinity, and
+    Python's ``Infinity`` would stop every other reader of the line."""
+    return json.dumps(_finite(report))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def json_number(value: Any) -> int | float:

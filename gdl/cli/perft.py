@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
-from gdl.cli.common import Subcommands, UsageError, add_command, load_game, refused, say
+from gdl.cli.common import Subcommands, UsageError, add_command, json_text, load_game, refused, say
 from searchers import SearchError
 from searchers.perft import perft
 
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         raise refused(error) from None
     seconds = time.perf_counter() - start
     if args.json:
-        say(json.dumps({"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 4)}))
+        say(json_text({"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 4)}))
     else:
         say(f"perft({args.depth}) = {nodes}  ({seconds:.2f} s)")
     return 0

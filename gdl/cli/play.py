@@ -11,7 +11,7 @@ from typing import Any, Callable, TextIO
 from gdl.cli.common import (
     EXACT_FIRST_SECONDS, StrongProgressLine, Subcommands, UsageError, add_command, add_searcher_options,
     check_search_limits, choose_searcher, dice_searched_to_the_end, exact_searcher, is_two_player_zero_sum, load_game,
-    move_text, number_text, plain_winner, refused, run_searcher, say, value_text, whatever_the_others_do,
+    move_text, number_text, plain_winner, refused, run_searcher, say, value_text, whatever_the_others_do, within_text,
 )
 from gdl.tablebase import Tablebase
 from searchers import Progress, SearchError, require_searchable
@@ -110,7 +110,7 @@ def solve_first(game: Any, seconds: float = SOLVE_FIRST_SECONDS) -> tuple[Solved
     finally:
         line.clear()
     assert result.table is not None  # solved in memory
-    how = "" if result.exact or not result.residual else f" (every value within {result.residual:.2g})"
+    how = "" if result.exact or not result.residual else f" ({within_text(result.residual)})"
     return (SolvedInMemory(game, result.table, result.has_chance, result.residual),
             f"every position of {game.title} solved first, {result.positions:,} in {result.stats.seconds:.1f} s: "
             f"the computer plays perfectly{how}")

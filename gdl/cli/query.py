@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from gdl import build
 from gdl.cli.common import (
-    Subcommands, by_move_name, ends_in, fraction_text, json_number, move_table, move_text, move_value_fractions,
-    number_text, parse_params, say, UsageError,
+    Subcommands, by_move_name, ends_in, fraction_text, json_number, json_text, move_table, move_text, move_value_fractions,
+    number_text, parse_params, say, UsageError, within_text,
 )
 from gdl.resolve import Resolver
 from gdl.tablebase import GdlTablebaseError, Tablebase, check_same_game
@@ -106,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     state, played = play_moves(base, args.moves)
     found = answers(base, state)
     if args.json:
-        say(json.dumps({
+        say(json_text({
             "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
             "inexact_reason": base.meta.get("inexact_reason"),  # None in tablebases written before it was kept
             "residual": base.meta.get("residual"),  # every value of the tablebase is within it
@@ -126,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     # Tablebases written before the reason was kept were inexact by value iteration alone.
     why = base.meta.get("inexact_reason") or "value iteration stops within the tolerance"
     exact = "" if base.meta.get("exact") else " (not exact" + (
-        f", every value within {residual:.2g}: " if isinstance(residual, (int, float)) and residual > 0 else ": ") \
+        f", {within_text(residual)}: " if isinstance(residual, (int, float)) and residual > 0 else ": ") \
         + f"{why})"
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance

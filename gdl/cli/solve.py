@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import math
 import os
 import shlex
@@ -21,10 +20,11 @@ from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
-    dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_value,
+    dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_text,
+    json_value,
     load_game, memory_size, move_table, move_text, move_value_fractions, number_text, outcome_texts, parse_params,
     plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt,
-    value_column, value_text, whatever_the_others_do, win_score,
+    value_column, value_text, whatever_the_others_do, win_score, within_text,
 )
 from gdl.errors import GdlError, GdlRuntimeError
 from gdl.tablebase import describe_game
@@ -274,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
         say("gdl solve: interrupted (a search stopped before finishing its first move has nothing to show; "
             "--time SECONDS always has an answer)", to=sys.stderr)
         return INTERRUPTED
-    say(json.dumps(result_json(game, result)) if args.json else result_text(game, result))
+    say(json_text(result_json(game, result)) if args.json else result_text(game, result))
     return INTERRUPTED if result.interrupted else 0
 
 
@@ -500,7 +500,7 @@ def solve_strongly_instead(game: Any, args: argparse.Namespace, searched: float)
                          "the repetition rule (not exact)") from None
     if isinstance(result, int):
         return result
-    say(json.dumps(strong_search_json(game, result, searched)) if args.json else strong_text(game, result, None))
+    say(json_text(strong_search_json(game, result, searched)) if args.json else strong_text(game, result, None))
     return 0
 
 
@@ -574,7 +574,7 @@ def run_strong(args: argparse.Namespace) -> int:
         raise UsageError(_too_many(memory, args.out)) from None
     if isinstance(result, int):
         return result
-    say(json.dumps(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
+    say(json_text(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
     return 0
 
 
@@ -648,7 +648,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     """The figures of a strong solve for people."""
     note = "" if result.exact else "  [not exact]" if not result.residual else (
-        f"  [not exact: every value within {result.residual:.2g}]")
+        f"  [not exact: {within_text(result.residual)}]")
     if result.remoteness is None and result.best_move is not None and not result.has_chance:
         # No end to reach: the value is the score the game gives a play that never ends.
         headline = (f"never ends with perfect play: the `repetition` score, {number_text(result.value)} "

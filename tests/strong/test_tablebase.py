@@ -1368,3 +1368,60 @@ def test_values_too_long_to_read_are_shown_in_full_where_their_sizes_would_read_
     texts = [f"{big + n}/7" for n in (3, 2, 1)]
     assert outcome_texts(texts) == texts
     assert outcome_texts([f"{big + 1}/7", "-1"]) == ["~1.4286e+39 (exactly a fraction: 41 digits over 1 digit)", "-1"]
+
+
+# A coin game with a pass: the mover flips (a third of the time the mover wins `hi`, else the
+# turn passes) or passes the turn.  Scores near the floats' largest, whose differences value
+# iteration cannot hold: by hand V = hi/3 - 2V/3, so V = hi/5 = 2e307, which it does not find.
+HUGE_COIN = """game "Huge coin"
+players First, Second
+param hi = 10**308
+state:
+    mover = First
+    flipping = false
+    winner = empty
+to_move = chance if flipping else mover
+moves = [] if flipping else [0, 1]
+outcomes = [(1, 1/3), (0, 2/3)]
+result(m):
+    if flipping:
+        flipping = false
+        if m == 1:
+            winner = mover
+        else:
+            mover = other(mover)
+    elif m == 0:
+        flipping = true
+    else:
+        mover = other(mover)
+terminal = winner != empty
+utility = hi if winner == First else -hi
+"""
+
+
+def test_a_bound_past_the_floats_range_is_no_bound_and_json_stays_json(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Value iteration whose bound grows past the floats' range (scores of 1e308 and -1e308)
+    is not exact and says that no bound is known: `"residual": null` in JSON (Python wrote
+    `Infinity`, which no JSON reader takes), in words in the text and in `gdl query`; a float
+    value that large is shown by its size, not by its 308 digits."""
+    from searchers.strong import stochastic
+
+    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)  # value iteration alone, as past 10,000 positions
+    path = tmp_path / "huge.gdl"
+    path.write_text(HUGE_COIN)
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"not JSON: {name}")
+
+    status, out, _ = run(capsys, "solve", str(path), "--strong", "--json", "--out", str(tmp_path / "h.sqlite"))
+    report = json.loads(out, parse_constant=no_constants)
+    assert status == 0 and report["exact"] is False and report["residual"] is None
+    assert report["value"] != 2 * 10**307  # what it should be: value iteration does not come near
+    queried = json.loads(run(capsys, "query", str(tmp_path / "h.sqlite"), "--json")[1], parse_constant=no_constants)
+    assert queried["exact"] is False and queried["residual"] is None
+    status, out, _ = run(capsys, "solve", str(path), "--strong")
+    headline = out.splitlines()[0]
+    assert headline.endswith("[not exact: no bound known: it grew past the floats' range]")
+    assert "e+307 for First" in headline and len(headline) < 150
+    assert "no bound known: it grew past the floats' range" in run(capsys, "query", str(tmp_path / "h.sqlite"))[1]
