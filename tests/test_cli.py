@@ -384,6 +384,8 @@ def test_bounds_on_estimates_are_called_so() -> None:
             "of the best)\n") in limited.stdout
     whole = gdl("solve", "games/tictactoe.gdl")
     assert "  (<= and >= are bounds: the search proved only that these moves are no better)\n" in whole.stdout
+    # The exact value stands in the bounds' column: the centre is worth 0, every other move at most 0.
+    assert "\n  (1, 0)  <= 0\n  (1, 1)     0\n  (1, 2)  <= 0\n" in whole.stdout
 
 
 def test_no_command_is_a_usage_error() -> None:

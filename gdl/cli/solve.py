@@ -221,10 +221,10 @@ def result_text(game: Any, result: Any) -> str:
         names = {m: move_text(game, m) for m in result.move_values}
         width = max(len(n) for n in names.values())
         values = dict(zip(result.move_values, value_column(list(result.move_values.values()))))
-        bounded = False
+        signs = {move: {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "") for move in values}
+        bounded = any(signs.values())
         for move, text in values.items():
-            sign = {"upper": "<= ", "lower": ">= "}.get(result.move_bounds.get(move, "exact"), "")
-            bounded = bounded or bool(sign)
+            sign = signs[move] or ("   " if bounded else "")  # the values in one column, bounds or not
             tried = "" if result.visits is None else f"  ({result.visits.get(move, 0):,} playouts)"
             lines.append(f"  {names[move].ljust(width)}  {sign}{text}{tried}")
         if bounded:
