@@ -29,7 +29,7 @@ else:  # at run time typeguard is not needed: this stand-in changes nothing
 def made(count: int, what: str) -> None:
     """Refuse to build a value of more than MAX_ITEMS items; `count` is computed before building."""
     if count > limits.MAX_ITEMS:
-        amount = f"{count:,}" if count < 10**18 else "over 10^18"
+        amount = f"{count:,}" if count <= 10**18 else "over 10^18"
         raise RuleError(f"{what} would make {amount} items, more than the {limits.MAX_ITEMS:,} one value may have")
 
 

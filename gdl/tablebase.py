@@ -111,22 +111,27 @@ def build_tablebase(game: Any, path: str | Path, *, workers: int = 1, ray: str |
     text and parameters."""
     from gdl import build
     from searchers.results import SearchError
-    from searchers.strong import DEFAULT_TOLERANCE, TablebaseError, solve_strong
+    from searchers.strong import DEFAULT_TOLERANCE, TablebaseError, check_settings, solve_strong
 
     if not hasattr(game, "source") or not hasattr(game, "params"):
         raise GdlError("gdl.build_tablebase takes a game loaded by gdl.load or gdl.loads; for another object "
                        "of the game protocol, searchers.strong.solve_strong(game, out=PATH) writes a tablebase "
                        "that its TablebaseReader reads")
+    tolerance = DEFAULT_TOLERANCE if tolerance is None else tolerance
+    try:
+        check_settings(tolerance, workers)
+    except SearchError as error:  # a mistake of the call, not of the game file
+        raise GdlError(str(error), file="gdl.build_tablebase") from None
     try:
         result: StrongResult = solve_strong(
             game, out=path, meta=describe_game(game), workers=workers, ray=ray, progress=progress,
-            tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+            tolerance=tolerance,
             factory=partial(build, game.source.text, game.source.name, dict(game.params)),
         )
     except TablebaseError as error:
         raise GdlTablebaseError(str(error), file=str(path)) from None
-    except SearchError as error:  # the game's own errors are GdlErrors already: this is the call's
-        raise GdlError(str(error), file="gdl.build_tablebase") from None
+    except SearchError as error:  # the game's rules' own errors are GdlErrors already
+        raise GdlError(str(error), file=game.source.name) from None
     return result
 
 

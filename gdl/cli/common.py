@@ -240,9 +240,9 @@ def number_text(value: Any) -> str:
             return f"~{_decimal(value)} (exactly a fraction: {' over '.join(digits)})"
         return f"{value} (~{_decimal(value)})"
     if isinstance(value, float):
+        if math.isfinite(value) and abs(value) >= 2**53:  # its digits past the floats' integers: by its size
+            return f"~{_decimal(Fraction(value))}"
         text = f"{value:.4f}".rstrip("0").rstrip(".")
-        if len(text) > _FRACTION_SHOWN and math.isfinite(value):  # by its size, as such an integer: not 300 digits
-            return _decimal(Fraction(value))
         return "0" if text == "-0" else text  # a float a hair below 0 (or -0.0) is no loss
     return str(value)
 

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         say(json_text({
             "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
             "inexact_reason": base.meta.get("inexact_reason"),  # None in tablebases written before it was kept
-            "residual": base.meta.get("residual"),  # every value of the tablebase is within it
+            "residual": base.meta.get("residual"),  # every value is within it (null: no bound known, or not kept)
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
             "move_values": {m: json_number(v) for m, v in found["move_values"].items()},

@@ -20,7 +20,7 @@ from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory
 from .solver import (
-    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, kept_move,
+    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, check_settings, kept_move,
     outcome_counts, solve_whole, value_text,
 )
 from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing
@@ -28,7 +28,7 @@ from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "kept_move",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "check_settings", "kept_move",
     "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "value_text",
 ]
@@ -59,6 +59,7 @@ def solve_strong(
     work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
+    check_settings(tolerance, workers)  # with or without tiers: a call's mistake is one
     with held_for_writing(out) if out is not None else nullcontext(), without_collections():
         if out is not None:
             # Locked first: another solve may be writing it.

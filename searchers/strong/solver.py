@@ -193,8 +193,16 @@ class Reporter:
 def check_game(game: Game, tolerance: float) -> None:
     """Raise SearchError for a game or tolerance the strong solver cannot work with."""
     require_two_player_zero_sum(game, "the strong solver")
+    check_settings(tolerance)
+
+
+def check_settings(tolerance: float, workers: int = 1) -> None:
+    """Raise SearchError for a tolerance or a number of worker processes the strong solver
+    cannot work with, whatever the game."""
     if not 0 < tolerance < math.inf:
         raise SearchError(f"tolerance must be a positive, finite number, not {tolerance!r}")
+    if isinstance(workers, bool) or workers < 1:
+        raise SearchError(f"workers must be 1 or more, not {workers!r}")
 
 
 def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:

@@ -8,8 +8,9 @@ the stores), is solved in two passes over its tiers:
   or Ray tasks, see ``parallel``); moves that stay in the tier add positions to expand, moves to
   a higher tier add them to that tier's frontier, held in memory up to ``_FRONTIER_KEPT``
   states and beyond that on disk (a batch of states at a time) in a scratch SQLite file; the
-  tier's graph goes to a scratch file of its own (put in solving order while the runner
-  expands the next tier);
+  tier's graph waits for the backward pass in memory, up to ``_GRAPHS_HELD`` bytes of graphs,
+  else in a scratch file of its own (always, for worker processes, which read it there); it is
+  put in solving order while the runner expands the next tier;
 - backward, highest tier first: the tier's graph is read back, the answers of the positions
   its moves reach in higher tiers are read from the solutions of the tiers solved just before
   (up to ``_ANSWERS_KEPT`` positions; found there while the tier above is solved) or from the
@@ -55,7 +56,8 @@ from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .solution import NEVER, Solution, capped_residual, repetition_scores
 from .solver import (
-    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
+    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, check_settings,
+    solved_meta,
     start_result,
 )
 from .tablebase import TablebaseWriter, remove_leftovers, remove_sqlite_file, rows_of
@@ -745,8 +747,7 @@ def solve_by_tiers(
     temporary one when None); ``workers`` processes or Ray (``ray``: an address or ``auto``)
     expand the positions, each rebuilding the game with ``factory``."""
     check_game(game, tolerance)
-    if isinstance(workers, bool) or workers < 1:
-        raise SearchError(f"workers must be 1 or more, not {workers!r}")
+    check_settings(tolerance, workers)
     started = perf_counter()
     report = Reporter(progress)
     temporary = None
