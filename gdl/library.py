@@ -188,9 +188,12 @@ def integers(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise RuleError("range() step must not be zero")
     numbers = range(*args)
-    start, stop, step = numbers.start, numbers.stop, numbers.step
-    # Not len(): past the machine's word it fails (OverflowError), though only to be refused.
-    made(max(0, (stop - start + step - (1 if step > 0 else -1)) // step), "range()")
+    try:
+        count = len(numbers)
+    except OverflowError:  # past the machine's word: counted by hand, only to be refused
+        start, stop, step = numbers.start, numbers.stop, numbers.step
+        count = (stop - start + step - (1 if step > 0 else -1)) // step
+    made(count, "range()")
     return tuple(numbers)
 
 
