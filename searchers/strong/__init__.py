@@ -28,8 +28,8 @@ from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "check_settings", "kept_move",
-    "outcome_counts",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "check_settings",
+    "kept_move", "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "value_text",
 ]
 
@@ -59,7 +59,7 @@ def solve_strong(
     work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
-    check_settings(tolerance, workers)  # with or without tiers: a call's mistake is one
+    check_settings(tolerance, workers)  # a mistake of the call, whether the game has tiers or not
     with held_for_writing(out) if out is not None else nullcontext(), without_collections():
         if out is not None:
             # Locked first: another solve may be writing it.
