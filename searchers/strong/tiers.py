@@ -50,14 +50,13 @@ from time import perf_counter
 from typing import Any
 
 from ..protocol import Game, Value, has_chance, position_of, tier_of
-from ..results import GameError, SearchError
+from ..results import GameError
 from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .solution import NEVER, Solution, capped_residual, repetition_scores
 from .solver import (
-    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, check_settings,
-    solved_meta,
+    DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
     start_result,
 )
 from .tablebase import TablebaseWriter, remove_leftovers, remove_sqlite_file, rows_of
@@ -206,8 +205,10 @@ class Scratch:
     def graph_in_file(self, tier: int) -> Path:
         """The file of ``tier``'s graph, for other processes to read: written now if the graph
         was held in memory."""
-        if tier not in self.graphs:
-            self._write_graph(tier, self.held[tier])
+        if tier not in self.graphs:  # held in memory: moved to its file, counted once
+            data = self.held.pop(tier)
+            self.held_bytes -= len(data)
+            self._write_graph(tier, data)
         return self.graph_file(tier)
 
     def drop_graph(self, tier: int) -> None:
@@ -746,8 +747,7 @@ def solve_by_tiers(
     """Solve every position of a game with tiers, tier by tier, into the tablebase ``out`` (a
     temporary one when None); ``workers`` processes or Ray (``ray``: an address or ``auto``)
     expand the positions, each rebuilding the game with ``factory``."""
-    check_game(game, tolerance)
-    check_settings(tolerance, workers)
+    check_game(game, tolerance)  # the settings were checked by ``solve_strong``, the only caller
     started = perf_counter()
     report = Reporter(progress)
     temporary = None

@@ -458,6 +458,7 @@ def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--ray without Ray installed (or a cluster out of reach): the error, and the tablebase at
     --out as it was, with nothing left beside it; without --out, no temporary folder left."""
+    from searchers.results import SearchError
     from searchers.strong import tiers as tiers_module
 
     out = tmp_path / "t.sqlite"
@@ -465,7 +466,7 @@ def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
     before = out.read_bytes()
 
     def no_ray(*args: Any, **kwargs: Any) -> Any:
-        raise tiers_module.SearchError("--ray needs Ray: pip install 'gdl[ray]'")
+        raise SearchError("--ray needs Ray: pip install 'gdl[ray]'")
 
     monkeypatch.setattr(tiers_module, "make_runner", no_ray)
     status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto", "--out", str(out))

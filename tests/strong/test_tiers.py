@@ -336,6 +336,26 @@ def test_graphs_held_in_memory_or_in_files_give_the_same_table(whole_graph: Path
     assert {path.name for path in tmp_path.iterdir()} <= {"held.sqlite", "held.sqlite.lock"}
 
 
+def test_a_graph_held_in_memory_moves_to_its_file_counted_once(tmp_path: Path) -> None:
+    """A graph held in memory and then asked for in a file (for processes that read it there)
+    leaves memory as it goes to its file: the bytes held come back to nought, the file holds
+    the graph, and dropping it deletes the file."""
+    from array import array
+
+    scratch = Scratch(tmp_path / "s.scratch")
+    graph = TierGraph(3)
+    graph.keys, graph.kind = [b"a", b"b"], bytearray([0, 0])
+    graph.first = array("q", [0, 0, 0])
+    scratch.keep_graph(graph)
+    assert scratch.held_bytes == len(graph.to_bytes()) > 0 and not scratch.graph_file(3).exists()
+    path = scratch.graph_in_file(3)
+    assert (scratch.held_bytes, scratch.held) == (0, {}) and path.read_bytes() == graph.to_bytes()
+    assert scratch.graph_bytes(3) == graph.to_bytes() and scratch.graph_in_file(3) == path
+    scratch.drop_graph(3)
+    assert not path.exists() and scratch.graphs == set()
+    scratch.close()
+
+
 def test_the_tiers_known_are_counted_as_they_come_and_go(monkeypatch: pytest.MonkeyPatch) -> None:
     """The answers of the tiers solved last are kept up to ``_ANSWERS_KEPT`` positions, the
     oldest forgotten first and the last one never, each found by its tier's number."""
