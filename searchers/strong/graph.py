@@ -24,6 +24,7 @@ from ..protocol import (
     tier_of,
 )
 from ..results import GameError
+from .keys import stable_key
 
 if TYPE_CHECKING:
     IntArray: TypeAlias = array[int]
@@ -59,6 +60,7 @@ class Graph:
     positions: dict[Hashable, int] = field(default_factory=dict)
     repetition: Value | list[Value] = 0
     has_chance: bool = False
+    _by_node: list[Hashable] = field(default_factory=list, repr=False)  # the positions in node order
 
     @property
     def size(self) -> int:
@@ -68,6 +70,19 @@ class Graph:
     def successors(self, node: int) -> IntArray:
         """The successors of ``node``, one a move, in move order."""
         return self.target[self.first[node]:self.first[node + 1]]
+
+    def in_key_order(self, nodes: list[int]) -> list[int]:
+        """``nodes`` in the order of their positions' stable keys: a graph of positions by
+        their keys (the whole game's); else by number (a tier's graph, whose positions are
+        numbered in key order within each group of positions its moves join, see
+        ``TierGraph.groups``, and a cycle lies within one group).  Value iteration over a cycle
+        sweeps its positions in this order, whichever way the solve went, so that its values
+        agree to the last bit."""
+        if not self.positions:
+            return sorted(nodes)
+        if len(self._by_node) != len(self.positions):
+            self._by_node = list(self.positions)
+        return sorted(nodes, key=lambda node: stable_key(self._by_node[node]))
 
     def repetition_of(self, node: int) -> Value:
         """The score of a never-ending play from ``node``, for the first player."""

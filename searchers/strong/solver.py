@@ -237,7 +237,7 @@ def solve_cycles(graph: Graph, solution: Solution, tolerance: float, report: Rep
             solve_nodes(graph, solution, (node,))
             solution.methods.add("backward induction")
         elif any(kind[n] == CHANCE for n in component):
-            solve_chance_cycle(graph, solution, component, tolerance, tick, try_exact)
+            solve_chance_cycle(graph, solution, graph.in_key_order(component), tolerance, tick, try_exact)
         else:
             solve_cycle(graph, solution, component)
         solved += len(component)

@@ -557,15 +557,13 @@ def _option_values(component: _Component, values: list[Any], i: int) -> list[Any
     return [v if j == _EXIT else values[j] for _, j, v, _ in component.moves[i]]
 
 
-def _best_option(component: _Component, values: list[Any], i: int) -> int:
-    """The place in the node's moves of its first best move under ``values``."""
-    return _first_best(_option_values(component, values, i), component.kind[i])
-
-
-def _first_best(options: list[Any], kind: int) -> int:
-    """The place of the first best of a node's ``options`` (its moves' values), for the player
-    of ``kind``."""
-    return options.index(max(options) if kind == MAX else min(options))
+def _first_best(options: list[Any], kind: int, slack: float) -> int:
+    """The place of the first of a node's ``options`` (its moves' values) within ``slack`` of
+    the best for the player of ``kind``: values from value iteration differ in their last bits
+    with the order of the sweep (the whole graph's, or a tier's), and the first best move must
+    not."""
+    best = max(options) if kind == MAX else min(options)
+    return next(iter(_within(options, best, slack)), options.index(best))  # none within: a NaN compares false
 
 
 def _ending_choices(component: _Component, values: list[Any], slack: float) -> list[int]:
@@ -581,7 +579,7 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
     nearer one (at the dice: some outcome does, and every outcome is settled or such a node);
     a node that cannot is dropped, with the moves into it, and the rest looked at again until
     every node left can (the sure way to a target of a Markov decision process).  The nodes
-    dropped, and those worth ``r``, take the best move itself."""
+    dropped, and those worth ``r``, take their first best move."""
     size = len(component.nodes)
     kind, moves = component.kind, component.moves
     options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
@@ -613,7 +611,7 @@ def _ending_choices(component: _Component, values: list[Any], slack: float) -> l
         if sure[i] and not settled[i]:
             choices[i] = min(best[i], key=lambda place: (_steps_from(moves[i][place][1], distance), place))
         else:
-            choices[i] = _first_best(row, kind[i])
+            choices[i] = _first_best(row, kind[i], slack)
     return choices
 
 
@@ -621,8 +619,9 @@ _TIES = 1_000  # best moves: within this many times value iteration's last chang
 
 
 def _within(row: list[Any], best: Any, slack: float) -> list[int]:
-    """The places in ``row`` of the values within ``slack`` of ``best``."""
-    return [place for place, value in enumerate(row) if abs(value - best) <= slack]
+    """The places in ``row`` of the values within ``slack`` of ``best`` (``best``'s among them
+    where it is infinite: a sum past the floats' range)."""
+    return [place for place, value in enumerate(row) if value == best or abs(value - best) <= slack]
 
 
 def _steps_from(target: int, distance: list[int | None]) -> int:
@@ -755,11 +754,11 @@ def _end_components(component: _Component, fixed_kind: int, policy: list[int]) -
                            lambda i: component.kind[i] in (CHANCE, fixed_kind)))
 
 
-def exact_values(component: _Component, guess: list[float]) -> tuple[list[Any], list[int]]:
-    """Exact values of the component by policy iteration from the choices ``guess`` makes,
-    certified (see the module's docstring), and the choices that make them (a place in each
-    player's node's moves): played by both sides, they score those values; raises NotExact
-    when they cannot be had."""
+def exact_values(component: _Component, guess: list[float], slack: float) -> tuple[list[Any], list[int]]:
+    """Exact values of the component by policy iteration from the choices ``guess`` makes (the
+    first move within ``slack`` of the best), certified (see the module's docstring), and the
+    choices that make them (a place in each player's node's moves): played by both sides, they
+    score those values; raises NotExact when they cannot be had."""
     if len(set(component.repetition)) > 1:
         raise NotExact("the repetition value differs between positions of one cycle")
     if any(v is not None and isinstance(v, float) for row in component.moves for _, _, v, _ in row):
@@ -768,7 +767,7 @@ def exact_values(component: _Component, guess: list[float]) -> tuple[list[Any], 
     deciding = [i for i in range(size) if component.kind[i] != CHANCE]
     policy = [0] * size
     for i in deciding:
-        policy[i] = _best_option(component, guess, i)
+        policy[i] = _first_best(_option_values(component, guess, i), component.kind[i], slack)
     steps = [_FRACTION_STEPS]
     for _ in range(_ROUNDS):
         values = evaluate_policy(component, policy, steps)
@@ -807,6 +806,7 @@ def solve_chance_cycle(
     values: list[Any] = guess
     exact = False
     policy = None
+    slack = _TIES * max(change, tolerance)  # moves this close to the best are as good, to value iteration
     # Odds given as floats (0.1 for 1/10) are not the odds meant, and their fractions do not
     # add up to 1: exact values of those would be exact values of another game.
     float_odds = floats_among(component.odds_types)
@@ -814,12 +814,12 @@ def solve_chance_cycle(
         solution.methods.add(FLOAT_ODDS)
     if try_exact and not float_odds:
         try:
-            values, policy = exact_values(component, guess)
+            values, policy = exact_values(component, guess, slack)
             exact = True
         except NotExact:
             pass
     if policy is None:
-        policy = _ending_choices(component, values, _TIES * max(change, tolerance))
+        policy = _ending_choices(component, values, slack)
     for i, node in enumerate(members):
         solution.value[node] = values[i]
         if component.kind[i] != CHANCE:

@@ -95,3 +95,68 @@ def brute_remoteness(game: Any, repetition: int = 0) -> Any:
         return value, 1 + (min(lengths) if hurry else max(lengths))
 
     return solve
+
+
+class TieredGraph:
+    """A game on a small graph whose nodes lie in tiers, for comparing the solve by tiers with
+    the solve of the whole graph: node 0 starts; a node is A's (MAX), B's, the dice's or an end
+    scored ``ends[node]`` for A; a move goes to a node of the same tier or a higher one, so the
+    moves inside a tier may make cycles, and a move may skip tiers.  A play that never ends
+    scores ``repetition[node]`` for A at the node repeated, or a draw where it is None."""
+
+    name = "tiered graph"
+    players = ("A", "B")
+
+    def __init__(self, kinds: tuple[str, ...], arcs: tuple[tuple[int, ...], ...], weights: tuple[tuple[int, ...], ...],
+                 ends: tuple[int, ...], tiers: tuple[int, ...], repetition: tuple[Fraction, ...] | None) -> None:
+        """Node ``i`` of kind ``kinds[i]`` ("A", "B", "dice" or "end") moves to ``arcs[i]``
+        (the dice at odds ``weights[i]``), in tier ``tiers[i]``."""
+        self.kinds, self.arcs, self.weights, self.ends, self.tiers = kinds, arcs, weights, ends, tiers
+        self.repetition = repetition
+        self.has_chance = "dice" in kinds
+        if repetition is not None:
+            self.repetition_utility = lambda node, player: repetition[node] if player == "A" else -repetition[node]
+
+    def __reduce__(self) -> Any:
+        return (TieredGraph, (self.kinds, self.arcs, self.weights, self.ends, self.tiers, self.repetition))
+
+    def __repr__(self) -> str:
+        return (f"TieredGraph(kinds={self.kinds}, arcs={self.arcs}, weights={self.weights}, ends={self.ends}, "
+                f"tiers={self.tiers}, repetition={self.repetition})")
+
+    def initial_state(self) -> int:
+        """Node 0."""
+        return 0
+
+    def to_move(self, node: int) -> str:
+        """A or B."""
+        return self.kinds[node]
+
+    def is_chance(self, node: int) -> bool:
+        """Whether the dice move."""
+        return self.kinds[node] == "dice"
+
+    def chance_outcomes(self, node: int) -> list[tuple[int, Fraction]]:
+        """Each next node at its odds."""
+        total = sum(self.weights[node])
+        return [(child, Fraction(weight, total)) for child, weight in zip(self.arcs[node], self.weights[node])]
+
+    def actions(self, node: int) -> list[int]:
+        """The next nodes."""
+        return list(self.arcs[node])
+
+    def result(self, node: int, move: int) -> int:
+        """The node moved to."""
+        return move
+
+    def is_terminal(self, node: int) -> bool:
+        """Whether the node is an end."""
+        return self.kinds[node] == "end"
+
+    def utility(self, node: int, player: str) -> int:
+        """The end's score, A's or B's (zero sum)."""
+        return self.ends[node] if player == "A" else -self.ends[node]
+
+    def tier(self, node: int) -> int:
+        """The node's tier."""
+        return self.tiers[node]

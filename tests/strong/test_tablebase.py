@@ -1413,10 +1413,10 @@ def test_values_too_long_to_read_are_shown_in_full_where_their_sizes_would_read_
 
 # A coin game with a pass: the mover flips (a third of the time the mover wins `hi`, else the
 # turn passes) or passes the turn.  Scores near the floats' largest, whose differences value
-# iteration cannot hold: by hand V = hi/3 - 2V/3, so V = hi/5 = 2e307, which it does not find.
+# iteration cannot hold: by hand V = hi/3 - 2V/3, so V = hi/5 = 3e307, which it does not find.
 HUGE_COIN = """game "Huge coin"
 players First, Second
-param hi = 10**308
+param hi = 15 * 10**307
 state:
     mover = First
     flipping = false
@@ -1442,7 +1442,7 @@ utility = hi if winner == First else -hi
 
 def test_a_bound_past_the_floats_range_is_no_bound_and_json_stays_json(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Value iteration whose bound grows past the floats' range (scores of 1e308 and -1e308)
+    """Value iteration whose bound grows past the floats' range (scores of 1.5e308 and -1.5e308)
     is not exact and says that no bound is known: `"residual": null` in JSON (Python wrote
     `Infinity`, which no JSON reader takes), in words in the text and in `gdl query`; a float
     value that large is shown by its size, not by its 308 digits."""
