@@ -61,6 +61,7 @@ class Graph:
     repetition: Value | list[Value] = 0
     has_chance: bool = False
     _by_node: list[Hashable] = field(default_factory=list, repr=False)  # the positions in node order
+    _keys: dict[int, bytes] = field(default_factory=dict, repr=False)  # the stable keys made (``key``)
 
     @property
     def size(self) -> int:
@@ -78,11 +79,17 @@ class Graph:
         ``TierGraph.groups``, and a cycle lies within one group).  Value iteration over a cycle
         sweeps its positions in this order, whichever way the solve went, so that its values
         agree to the last bit."""
-        if not self.positions:
-            return sorted(nodes)
-        if len(self._by_node) != len(self.positions):
-            self._by_node = list(self.positions)
-        return sorted(nodes, key=lambda node: stable_key(self._by_node[node]))
+        return sorted(nodes, key=self.key) if self.positions else sorted(nodes)
+
+    def key(self, node: int) -> bytes:
+        """The stable key of ``node``'s position (a graph of positions), kept for the next
+        call: the cycles' positions, put in key order, are written to the tablebase too."""
+        found = self._keys.get(node)
+        if found is None:
+            if len(self._by_node) != len(self.positions):
+                self._by_node = list(self.positions)
+            found = self._keys[node] = stable_key(self._by_node[node])
+        return found
 
     def repetition_of(self, node: int) -> Value:
         """The score of a never-ending play from ``node``, for the first player."""

@@ -21,7 +21,6 @@ from typing import Any
 
 from ..protocol import Game, Move, State, Value, has_chance, position_of, require_two_player_zero_sum
 from ..results import SearchError
-from .keys import stable_key
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
@@ -480,7 +479,7 @@ def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> Table
     writer = TablebaseWriter(path)
     try:
         values, remoteness, best = table.solution.solved, table.solution.remoteness, table.solution.best
-        keyed = sorted((stable_key(position), node) for position, node in table.graph.positions.items())
+        keyed = sorted(map(lambda node: (table.graph.key(node), node), table.graph.positions.values()))
         for start in range(0, len(keyed), _WRITE_CHUNK):
             chunk = keyed[start:start + _WRITE_CHUNK]
             nodes = [n for _, n in chunk]
