@@ -261,13 +261,15 @@ Seeds = list[tuple[bytes, Any]]
 """Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
 
 
-def chunk_size(count: int, workers: int, largest: int = _CHUNK, least: int = 1) -> int:
-    """How many of ``count`` items a chunk holds: at most ``largest``, few enough to make
-    ``_CHUNKS_PER_WORKER`` chunks a worker unless that leaves fewer than ``least`` a chunk."""
-    return max(least, 1, min(largest, -(-count // (workers * _CHUNKS_PER_WORKER))))
+def chunk_size(count: int, workers: int, largest: int | None = None, least: int = 1) -> int:
+    """How many of ``count`` items a chunk holds: at most ``largest`` (by default ``_CHUNK``,
+    as it is at the call), few enough to make ``_CHUNKS_PER_WORKER`` chunks a worker unless
+    that leaves fewer than ``least`` a chunk."""
+    most = _CHUNK if largest is None else largest
+    return max(least, 1, min(most, -(-count // (workers * _CHUNKS_PER_WORKER))))
 
 
-def chunked(items: Sequence[Item], workers: int, largest: int = _CHUNK, least: int = 1) -> list[Sequence[Item]]:
+def chunked(items: Sequence[Item], workers: int, largest: int | None = None, least: int = 1) -> list[Sequence[Item]]:
     """``items`` cut into consecutive chunks of ``chunk_size`` items (only the last chunk may
     hold fewer)."""
     size = chunk_size(len(items), workers, largest, least)
