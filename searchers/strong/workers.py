@@ -8,7 +8,11 @@ dropped with its tier (``forget``).  Before a tier is expanded, a worker that ho
 its share of the tier's positions hands the surplus over to the others, pickled (``give``,
 ``adopt``): the start is held by one worker, and without this every position after it would
 stay with that worker too; balanced once, the workers make about equal shares of the next
-tiers, so little moves after the first tiers.
+tiers, so little moves after the first tiers.  Equal numbers of positions may still take two
+workers quite different times (more finished games in one share): the last quarter of each
+worker's chunks of a large tier is held back, sent as the worker runs short, or handed over to
+another that has run out of its own (``hand``: the holder's receiving thread pickles the
+states at once, while the holder expands others).
 
 Each worker also solves chunks of tiers (of flat tiers, of the levels of tiers without cycles,
 and of whole groups of tiers with cycles) and writes their rows.  It reads each tier's graph
@@ -55,6 +59,14 @@ _BALANCE_SLACK = 64
 # Chunks to solve a worker is sent ahead of its answers.
 _AHEAD = 2
 
+# The part of each worker's chunks of a tier held back, for whichever worker runs short first
+# (``_Tail``), where it has ``_HELD_BACK`` chunks at least (a round of a few chunks, of which
+# Kalah's tiers have many, would only wait for them); a worker is sent one when it has fewer
+# than ``_AHEAD_HELD_BACK`` to do.
+_HELD_BACK = 8
+_HELD_BACK_PART = 4
+_AHEAD_HELD_BACK = 3
+
 _GONE = "a worker process stopped unexpectedly; try fewer workers, or look for its own error printed above"
 
 
@@ -76,7 +88,8 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
         rows.hold_until_commit()  # the main process reads the part file while this worker writes
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    threads = [threading.Thread(target=_receive_all, args=(connection, inbox), daemon=True),
+    kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+    threads = [threading.Thread(target=_receive_all, args=(connection, inbox, kept, outbox.put), daemon=True),
                threading.Thread(target=_send_all, args=(connection, outbox), daemon=True)]
     for thread in threads:
         thread.start()
@@ -89,7 +102,7 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
                 while inbox.get()[0] != "stop":
                     pass
                 return
-            _answer(inbox.get, game, number, rows, outbox.put)
+            _answer(inbox.get, game, number, rows, outbox.put, kept)
     finally:
         outbox.put(None)
         threads[1].join()
@@ -97,9 +110,11 @@ def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str 
             rows.close()
 
 
-def _receive_all(connection: Connection, inbox: queue.SimpleQueue[Any]) -> None:
+def _receive_all(connection: Connection, inbox: queue.SimpleQueue[Any], kept: dict[int, dict[bytes, Any]],
+                 reply: Callable[[tuple[str, Any]], None]) -> None:
     """Put the requests read from ``connection`` in ``inbox``, in order, until told to stop
-    (or the main process is gone)."""
+    (or the main process is gone); but answer at once a request to hand over positions not
+    sent to this worker to expand, while it expands others (``_hand_over``)."""
     request: Any = None
     while request is None or request[0] != "stop":
         try:
@@ -109,7 +124,29 @@ def _receive_all(connection: Connection, inbox: queue.SimpleQueue[Any]) -> None:
         except BaseException as error:  # a request that cannot be read: answered as an error
             inbox.put(("unreadable", error))
             request = ("stop",)
-        inbox.put(request)
+        if request[0] != "hand" or not _hand_over(kept, request[1], request[2], request[3], reply):
+            inbox.put(request)
+
+
+def _hand_over(kept: dict[int, dict[bytes, Any]], tier: int, keys: list[bytes], number: int,
+               reply: Callable[[tuple[str, Any]], None]) -> bool:
+    """Answer request ``number`` to hand over the states of positions ``keys`` of ``tier``,
+    pickled, if this worker holds them all (else the request waits its turn: an adoption
+    before it may bring some, and its answer may come after those of later ones); whether it
+    did.  The keys were never sent to this worker to expand, so taking them out while it
+    expands others touches no state it works on (each change of a dict holds the
+    interpreter's lock)."""
+    held = kept.get(tier, {})
+    states = [held.get(key, _MISSING) for key in keys]
+    if _MISSING in states:
+        return False
+    for key in keys:
+        del held[key]
+    reply(("handed", (number, pickle.dumps(states, pickle.HIGHEST_PROTOCOL))))
+    return True
+
+
+_MISSING = object()
 
 
 def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
@@ -126,9 +163,9 @@ def _send_all(connection: Connection, outbox: queue.SimpleQueue[Any]) -> None:
 
 
 def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseWriter | None,
-            reply: Callable[[tuple[str, Any]], None]) -> None:
-    """Answer requests until told to stop: each from ``receive``, answered by ``reply``."""
-    kept: dict[int, dict[bytes, Any]] = {}  # the states this worker made, by tier and key
+            reply: Callable[[tuple[str, Any]], None], kept: dict[int, dict[bytes, Any]]) -> None:
+    """Answer requests until told to stop: each from ``receive``, answered by ``reply``;
+    ``kept`` holds the states this worker made, by tier and key."""
     claimed: dict[int, set[bytes]] = {}  # by tier: the positions it expanded past its chunks (``Closure``)
     sampler = PositionSampler(game)
     upcoming: TierGraph  # the graph of the tier to solve next
@@ -151,6 +188,10 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
                 _, tier, keys = request
                 held = kept.get(tier, {})
                 reply(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
+            elif what == "hand":  # one the receiving thread could not answer at once
+                _, tier, keys, asked = request
+                held = kept.get(tier, {})
+                reply(("handed", (asked, pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL))))
             elif what == "forget":
                 kept.pop(request[1], None)
                 claimed.pop(request[1], None)
@@ -259,6 +300,74 @@ def _in_order(answers: Iterator[tuple[int, ChunkSolution]]) -> Iterator[ChunkSol
             wanted += 1
 
 
+class _Tail:
+    """The chunks of a tier's positions sent to each worker, and the last ones of each held
+    back: sent to the worker as it runs short, or, once it has none left, to another worker
+    that has run short, the states handed over at once (``_hand_over``).  Workers holding equal
+    numbers of positions may take quite different times over them (more finished games in one
+    share than in the other): without this, one waited for the other at the end of each tier."""
+
+    def __init__(self, runner: WorkerRunner, tier: int, held: list[list[bytes]], holding: bool,
+                 round_seeds: list[bytes] | None) -> None:
+        """Send each worker its chunks of the positions of ``tier`` it holds (``held``), but
+        the last ones if ``holding`` and it has enough (``_HELD_BACK``); a closure's
+        ``round_seeds`` go with them."""
+        self.runner, self.tier, self.round_seeds = runner, tier, round_seeds
+        self.coming: list[deque[list[bytes]]] = [deque() for _ in held]  # each worker's chunks sent, in order
+        self.handing: list[dict[int, tuple[int, list[bytes]]]] = [{} for _ in held]  # asked of it: (taker, keys)
+        self.taking = [0] * len(held)  # the chunks on their way to each worker from another
+        self.asked = 0  # the requests to hand over states so far
+        self.unsent: list[list[list[bytes]]] = []
+        for number, keys in enumerate(held):
+            chunks = [list(chunk) for chunk in chunked(keys, 1)]
+            cut = len(chunks) - len(chunks) // _HELD_BACK_PART if holding and len(chunks) >= _HELD_BACK else len(chunks)
+            self.unsent.append(chunks[cut:])
+            if chunks[:cut]:
+                self._send(number, chunks[:cut])
+
+    @property
+    def waiting(self) -> list[int]:
+        """The workers with answers to come."""
+        return [number for number in range(len(self.coming)) if self.coming[number] or self.handing[number]]
+
+    def answered(self, number: int, status: str, answer: Any) -> tuple[list[bytes], ChunkExpansion] | None:
+        """Take worker ``number``'s answer: a chunk's keys and expansion, or None for the states
+        it handed over (sent on to the taker, with the chunk to expand); keep the workers going."""
+        expanded = None
+        if status == "handed":
+            asked, answer = answer
+            taker, keys = self.handing[number].pop(asked)
+            self.taking[taker] -= 1
+            self.runner._send(self.runner.connections[taker], ("adopt", self.tier, keys, answer))
+            self._send(taker, [keys])
+        else:
+            expanded = self.coming[number].popleft(), answer
+        for worker in range(len(self.coming)):
+            self._feed(worker)
+        return expanded
+
+    def _send(self, number: int, chunks: list[list[bytes]]) -> None:
+        """Send worker ``number`` ``chunks`` to expand."""
+        self.runner._send(self.runner.connections[number], ("expand", self.tier, chunks, self.round_seeds))
+        self.coming[number].extend(chunks)
+
+    def _feed(self, number: int) -> None:
+        """Send worker ``number`` a chunk held back once it has fewer than ``_AHEAD_HELD_BACK``
+        to do: its own, or another's (the last of the one with the most held back)."""
+        if len(self.coming[number]) + self.taking[number] >= _AHEAD_HELD_BACK:
+            return
+        if self.unsent[number]:
+            self._send(number, [self.unsent[number].pop(0)])
+            return
+        giver = max(range(len(self.unsent)), key=lambda other: len(self.unsent[other]))
+        if self.unsent[giver]:
+            keys = self.unsent[giver].pop()
+            self.asked += 1
+            self.runner._send(self.runner.connections[giver], ("hand", self.tier, keys, self.asked))
+            self.handing[giver][self.asked] = (number, keys)
+            self.taking[number] += 1
+
+
 class WorkerRunner(Runner):
     """Expands and solves chunks in ``workers`` processes of this machine, each keeping the
     states it makes (a seed is the number of the worker that holds its state)."""
@@ -305,30 +414,24 @@ class WorkerRunner(Runner):
         the positions each chunk finds inside the tier if ``closed`` (``Closure``: each worker
         is sent the round's seeds); ``meanwhile`` is called once every worker is sent its chunks.
 
-        Each worker is sent all its chunks at once, and answers them one by one without waiting
-        for the main process, which reads the answers as they come (a worker's answers wait
-        in its outbox while the main process is busy with ``meanwhile``)."""
+        Each worker is sent its chunks at once but the last few (``_Tail``), and
+        answers them one by one without waiting for the main process, which reads the answers
+        as they come (a worker's answers wait in its outbox while the main process is busy with
+        ``meanwhile``)."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
         # With a closure each position sent carries the work of those it finds: few of them
         # (Pig's) are worth sharing out, to a difference of one.
         self._balance(tier, held, 0 if closed else _BALANCE_SLACK)
-        chunks: dict[int, deque[list[bytes]]] = {}
-        round_seeds = [key for key, _ in seeds] if closed else None
-        for number, keys in enumerate(held):
-            if keys:
-                chunks[number] = deque(list(chunk) for chunk in chunked(keys, 1))
-                self._send(self.connections[number], ("expand", tier, list(chunks[number]), round_seeds))
+        tail = _Tail(self, tier, held, not closed, [key for key, _ in seeds] if closed else None)
         if meanwhile is not None:
             meanwhile()
-        while chunks:
-            for connection in wait([self.connections[number] for number in chunks]):
+        while tail.waiting:
+            for connection in wait([self.connections[number] for number in tail.waiting]):
                 assert isinstance(connection, Connection)
                 number = self.connections.index(connection)
-                answer = self._received(connection)
-                keys = chunks[number].popleft()
-                if not chunks[number]:
-                    del chunks[number]
-                yield keys, answer
+                expanded = tail.answered(number, *self._status_and_answer(connection))
+                if expanded is not None:
+                    yield expanded
 
     def _balance(self, tier: int, held: list[list[bytes]], least: int) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
@@ -440,15 +543,20 @@ class WorkerRunner(Runner):
             raise SearchError(_GONE) from None
 
     @staticmethod
-    def _received(connection: Connection) -> Any:
-        """A worker's answer, or the error it sent raised here."""
+    def _status_and_answer(connection: Connection) -> tuple[str, Any]:
+        """A worker's answer with its kind (``ok``, or ``handed`` for states handed over), or
+        the error it sent raised here."""
         try:
             status, answer = connection.recv()
         except (EOFError, OSError):  # killed, or out of memory: it had no chance to say why
             raise SearchError(_GONE) from None
         if status == "error":
             raise answer
-        return answer
+        return status, answer
+
+    def _received(self, connection: Connection) -> Any:
+        """A worker's answer, or the error it sent raised here."""
+        return self._status_and_answer(connection)[1]
 
     def close(self) -> None:
         """Stop the worker processes (at once, if they are at work)."""

@@ -218,6 +218,57 @@ def test_two_workers_share_the_expansions(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(shares) == 2 and min(shares) > 0.4 * sum(shares)
 
 
+def test_a_worker_done_with_its_chunks_takes_those_the_other_has_not_begun(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker 0 is made slow (2 ms a chunk of 8 positions): worker 1, done with its own chunks
+    of a tier, takes the last ones of worker 0's share, handed over, and expands more than 55%
+    of the 7,157 positions of connect 3x4 (k = 3), where shares equal in number gave it about
+    half, whatever the time each took; the table is the whole graph's."""
+    import time
+
+    import searchers.strong.parallel as parallel_module
+    import searchers.strong.workers as workers_module
+
+    expand = workers_module._expand_and_keep
+
+    def noting(game: Any, sampler: Any, number: int, tier: int, keys: list[bytes], *rest: Any) -> Any:
+        if number == 0:
+            time.sleep(0.002)
+        answer = expand(game, sampler, number, tier, keys, *rest)
+        with open(tmp_path / f"expanded-{number}", "a") as notes:
+            notes.write(f"{len(answer[0])}\n")
+        return answer
+
+    game = gdl.load(CONNECT, **SMALL_CONNECT)
+    solve_strong(game, out=tmp_path / "whole.sqlite", tiers=False)
+    monkeypatch.setattr(workers_module, "_expand_and_keep", noting)  # the workers are forked with it
+    monkeypatch.setattr(parallel_module, "_CHUNK", 8)
+    solve_strong(game, out=tmp_path / "tiers.sqlite", workers=2, factory=partial(gdl.load, CONNECT, **SMALL_CONNECT))
+    assert table(tmp_path / "tiers.sqlite") == table(tmp_path / "whole.sqlite")
+    shares = {path.name: sum(map(int, path.read_text().split())) for path in tmp_path.glob("expanded-*")}
+    assert sum(shares.values()) == 7_157 and shares["expanded-1"] > 0.55 * 7_157, shares
+
+
+def test_states_are_handed_over_at_once_only_if_the_worker_holds_them_all() -> None:
+    """A request to hand over positions (``_hand_over``) is answered by the receiving thread
+    at once, with its number and the states pickled in order, and the states let go; if one of
+    the positions is not held yet (an adoption still waiting its turn), nothing is taken and
+    the request waits its turn."""
+    import pickle
+
+    from searchers.strong.workers import _hand_over
+
+    kept: dict[int, dict[bytes, Any]] = {3: {b"p": "state of p", b"q": "state of q", b"r": "state of r"}}
+    replies: list[Any] = []
+    assert not _hand_over(kept, 3, [b"q", b"s"], 7, replies.append)
+    assert not replies and len(kept[3]) == 3
+    assert _hand_over(kept, 3, [b"r", b"p"], 8, replies.append)
+    assert kept == {3: {b"q": "state of q"}}
+    (status, (number, states)), = replies
+    assert (status, number, pickle.loads(states)) == ("handed", 8, ["state of r", "state of p"])
+    assert not _hand_over(kept, 4, [b"q"], 9, replies.append) and len(replies) == 1
+
+
 @pytest.mark.parametrize("when", ["expanding", "reading a graph"])
 def test_a_worker_that_dies_stops_the_solve_with_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                when: str) -> None:
