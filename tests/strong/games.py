@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 CoinState = tuple[str, bool, "str | None"]  # mover, coin in the air, winner
@@ -119,6 +119,10 @@ class TieredGraph:
 
     def __reduce__(self) -> Any:
         return (TieredGraph, (self.kinds, self.arcs, self.weights, self.ends, self.tiers, self.repetition))
+
+    def factory(self) -> Any:
+        """A picklable function that makes this game again (in a worker process)."""
+        return partial(TieredGraph, *self.__reduce__()[1])
 
     def __repr__(self) -> str:
         return (f"TieredGraph(kinds={self.kinds}, arcs={self.arcs}, weights={self.weights}, ends={self.ends}, "

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 from fractions import Fraction
-from functools import partial
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
@@ -102,8 +101,7 @@ def test_tiers_with_dice_write_the_table_of_the_whole_graph(game: TieredGraph, t
 def test_two_workers_write_the_table_of_the_whole_graph(game: TieredGraph) -> None:
     """Two worker processes, the sizes shrunk (the workers are forked with them): the same
     rows as the whole graph's."""
-    maker, arguments = game.__reduce__()
-    same_tables(game, True, workers=2, factory=partial(maker, *arguments))
+    same_tables(game, True, workers=2, factory=game.factory())
 
 
 def test_a_tie_in_a_cycle_through_the_dice_is_broken_by_the_order_of_the_moves() -> None:
@@ -127,11 +125,12 @@ def test_value_iteration_gives_the_whole_graph_and_the_tiers_the_same_bits() -> 
     """A's node 2 (tier 1) may stay, scoring -1/2 for ever, or throw the dice, which bring it
     back; node 0 (tier 0, repetition -1) may stay or go there.  The cycle's repetition scores
     differ (-1/2 at node 2, -1 at the dice), so its values come from value iteration, in floats:
-    node 0 was worth -0.49999999999999734 solved whole and -0.5 by tiers, the cycle's positions
-    swept in another order.  Both now sweep them in key order."""
+    node 0 was worth -0.49999999999999933 solved whole and -0.5 by tiers, the cycle's positions
+    swept in another order (and node 2's best move was the throw whole, the stay by tiers).
+    Both now sweep them in key order."""
     repetition = (Fraction(-1), Fraction(-1), Fraction(-1, 2), Fraction(-1), Fraction(-1))
     game = TieredGraph(kinds=("A", "end", "A", "end", "dice"), arcs=((0, 4), (), (2, 4), (), (2,)),
                        weights=((), (), (), (), (1,)), ends=(0,) * 5, tiers=(0, 0, 1, 0, 1), repetition=repetition)
     assert not solve_strong(game).exact
     same_tables(game, False)
-    same_tables(game, True, workers=2, factory=partial(TieredGraph, *game.__reduce__()[1]))
+    same_tables(game, True, workers=2, factory=game.factory())
