@@ -140,9 +140,13 @@ def _hand_over(kept: dict[int, dict[bytes, Any]], tier: int, keys: list[bytes], 
     states = [held.get(key, _MISSING) for key in keys]
     if _MISSING in states:
         return False
+    try:
+        pickled = pickle.dumps(states, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # the request's turn will come, and its error be answered as any other's
+        return False
     for key in keys:
         del held[key]
-    reply(("handed", (number, pickle.dumps(states, pickle.HIGHEST_PROTOCOL))))
+    reply(("handed", (number, pickled)))
     return True
 
 

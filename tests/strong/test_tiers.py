@@ -252,8 +252,8 @@ def test_a_worker_done_with_its_chunks_takes_those_the_other_has_not_begun(
 def test_states_are_handed_over_at_once_only_if_the_worker_holds_them_all() -> None:
     """A request to hand over positions (``_hand_over``) is answered by the receiving thread
     at once, with its number and the states pickled in order, and the states let go; if one of
-    the positions is not held yet (an adoption still waiting its turn), nothing is taken and
-    the request waits its turn."""
+    the positions is not held yet (an adoption still waiting its turn), or a state cannot be
+    pickled, nothing is taken and the request waits its turn."""
     import pickle
 
     from searchers.strong.workers import _hand_over
@@ -267,6 +267,9 @@ def test_states_are_handed_over_at_once_only_if_the_worker_holds_them_all() -> N
     (status, (number, states)), = replies
     assert (status, number, pickle.loads(states)) == ("handed", 8, ["state of r", "state of p"])
     assert not _hand_over(kept, 4, [b"q"], 9, replies.append) and len(replies) == 1
+    kept[3][b"s"] = lambda: None  # no pickle for it: left to the worker's turn, whose error is answered
+    assert not _hand_over(kept, 3, [b"q", b"s"], 10, replies.append)
+    assert len(replies) == 1 and len(kept[3]) == 2
 
 
 @pytest.mark.parametrize("when", ["expanding", "reading a graph"])
