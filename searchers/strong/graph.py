@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from operator import ne
 from random import Random
@@ -82,14 +82,22 @@ class Graph:
         return sorted(nodes, key=self.key) if self.positions else sorted(nodes)
 
     def key(self, node: int) -> bytes:
-        """The stable key of ``node``'s position (a graph of positions), kept for the next
-        call: the cycles' positions, put in key order, are written to the tablebase too."""
+        """The stable key of ``node``'s position (a graph of positions), kept for
+        ``stable_keys``: the cycles' positions, put in key order, are written to the tablebase
+        too."""
         found = self._keys.get(node)
         if found is None:
             if len(self._by_node) != len(self.positions):
                 self._by_node = list(self.positions)
             found = self._keys[node] = stable_key(self._by_node[node])
         return found
+
+    def stable_keys(self) -> Iterator[tuple[bytes, int]]:
+        """Each position's stable key and node: those ``key`` made are taken as they are, the
+        others made here and not kept (a graph of millions of positions)."""
+        made = self._keys
+        for position, node in self.positions.items():
+            yield made.get(node) or stable_key(position), node
 
     def repetition_of(self, node: int) -> Value:
         """The score of a never-ending play from ``node``, for the first player."""

@@ -479,7 +479,7 @@ def write_table(path: str | Path, table: SolvedTable, report: Reporter) -> Table
     writer = TablebaseWriter(path)
     try:
         values, remoteness, best = table.solution.solved, table.solution.remoteness, table.solution.best
-        keyed = sorted(map(lambda node: (table.graph.key(node), node), table.graph.positions.values()))
+        keyed = sorted(table.graph.stable_keys())
         for start in range(0, len(keyed), _WRITE_CHUNK):
             chunk = keyed[start:start + _WRITE_CHUNK]
             nodes = [n for _, n in chunk]

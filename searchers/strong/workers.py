@@ -188,14 +188,11 @@ def _answer(receive: Callable[[], Any], game: Any, number: int, rows: TablebaseW
             elif what == "adopt":
                 _, tier, keys, states = request
                 kept.setdefault(tier, {}).update(zip(keys, pickle.loads(states)))
-            elif what == "give":
-                _, tier, keys = request
+            elif what in ("give", "hand"):  # a hand-over the receiving thread could not answer at once, or in turn
+                _, tier, keys, *asked = request
                 held = kept.get(tier, {})
-                reply(("ok", pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)))
-            elif what == "hand":  # one the receiving thread could not answer at once
-                _, tier, keys, asked = request
-                held = kept.get(tier, {})
-                reply(("handed", (asked, pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL))))
+                states = pickle.dumps([held.pop(key) for key in keys], pickle.HIGHEST_PROTOCOL)
+                reply(("handed", (asked[0], states)) if asked else ("ok", states))
             elif what == "forget":
                 kept.pop(request[1], None)
                 claimed.pop(request[1], None)
