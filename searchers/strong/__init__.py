@@ -23,7 +23,10 @@ from .solver import (
     DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, check_settings, kept_move,
     outcome_counts, solve_whole, value_text,
 )
-from .tablebase import IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing
+from .tablebase import (
+    IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing, put_in_place,
+    remove_leftovers, written_at,
+)
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
@@ -56,18 +59,36 @@ def solve_strong(
     graph is solved in this process's memory.  With ``out`` every position is written to an
     SQLite tablebase there, with ``meta`` (the caller's description of the game) among its
     metadata; a file at ``out`` that is not a tablebase is refused (TablebaseError) before any
-    work.  ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
+    work, and a complete tablebase there (of this game with other parameters, say) is replaced
+    only by a complete one: the new one is written beside it, at ``out.new``, until then.
+    ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
     check_settings(tolerance, workers)  # a mistake of the call, whether the game has tiers or not
     with held_for_writing(out) if out is not None else nullcontext(), without_collections():
-        if out is not None:
-            # Locked first: another solve may be writing it.
-            check_replaceable(out, (meta or {}).get("title") or getattr(game, "title", None) or game_name(game))
-        if tiers if tiers is not None else has_tiers(game):
-            try:
-                return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
-                                      tolerance=tolerance, progress=progress)
-            except sqlite3.IntegrityError:  # a key written twice: by two tiers
-                raise GameError(ONE_POSITION_TWO_TIERS) from None
-        return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)
+        if out is None:
+            return _solve(game, tolerance, progress, None, meta, workers, ray, factory, tiers)
+        # Locked first: another solve may be writing it.
+        check_replaceable(out, (meta or {}).get("title") or getattr(game, "title", None) or game_name(game))
+        remove_leftovers(Path(out))
+        written = written_at(Path(out))
+        try:
+            result = _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
+        except BaseException:
+            put_in_place(written, Path(out), complete=False)
+            raise
+        put_in_place(written, Path(out), complete=True)
+        return result
+
+
+def _solve(game: Game, tolerance: float, progress: Callable[[StrongProgress], None] | None, out: Path | None,
+           meta: dict[str, Any] | None, workers: int, ray: str | None, factory: Factory | None,
+           tiers: bool | None) -> StrongResult:
+    """``solve_strong`` once its tablebase's file is settled: ``out`` (see there)."""
+    if tiers if tiers is not None else has_tiers(game):
+        try:
+            return solve_by_tiers(game, factory=factory, workers=workers, ray=ray, out=out, meta=meta,
+                                  tolerance=tolerance, progress=progress)
+        except sqlite3.IntegrityError:  # a key written twice: by two tiers
+            raise GameError(ONE_POSITION_TWO_TIERS) from None
+    return solve_whole(game, tolerance=tolerance, progress=progress, out=out, meta=meta)

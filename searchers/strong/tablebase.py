@@ -209,11 +209,35 @@ def remove_sqlite_file(path: str | Path) -> None:
             os.remove(stale)
 
 
-# The files a solve by tiers into NAME makes beside it, which one killed outright leaves:
-# its workers' part files (NAME.part0, ...), its scratch file (NAME.scratch) and its tiers'
-# graphs (NAME.scratch.tier3, ...), and the journals of the SQLite ones.
-_LEFTOVER = r"\.(?P<kind>part\d+|scratch|scratch\.tier-?\d+)(-journal)?"
-_LEFT_BY = {"part": "a worker's rows", "scratch": "the positions waiting", "tier": "a tier's graph"}
+# The files a solve into NAME makes beside it, which one killed outright leaves: the new
+# tablebase that is to replace a complete one (NAME.new, see ``written_at``) and, of a solve
+# by tiers, its workers' part files (NAME.part0, ...), its scratch file (NAME.scratch) and its
+# tiers' graphs (NAME.scratch.tier3, ...), those of NAME.new too, and the journals of the
+# SQLite ones.
+_LEFTOVER = r"\.(?:new\.)?(?P<kind>new|part\d+|scratch|scratch\.tier-?\d+)(-journal)?"
+_LEFT_BY = {"new": "the tablebase that is to replace it", "part": "a worker's rows",
+            "scratch": "the positions waiting", "tier": "a tier's graph"}
+
+
+def written_at(out: Path) -> Path:
+    """Where a solve into ``out`` writes its tablebase: ``out`` itself, unless a complete
+    tablebase is there (of the same game with other parameters, or from an edited file: one
+    of another game is refused before, ``check_replaceable``), which a mistaken `-p` or a stop
+    would otherwise lose, hours of solving: then the file ``out.new`` beside it, which takes
+    its place once complete (``put_in_place``)."""
+    return Path(f"{out}.new") if _complete_tablebase(out) else out
+
+
+def put_in_place(written: Path, out: Path, complete: bool) -> None:
+    """After a solve into ``out`` that wrote ``written`` (``written_at``): the new tablebase,
+    if ``complete``, takes the place of the one at ``out``; else it is deleted, and the one at
+    ``out`` stays as it was."""
+    if written == out:
+        return
+    if complete:
+        os.replace(written, out)
+    else:
+        remove_sqlite_file(written)
 
 
 def remove_leftovers(out: Path) -> None:

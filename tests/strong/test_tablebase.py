@@ -603,6 +603,48 @@ def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.Cap
     assert gdl.Tablebase(rebuilt).meta["title"] == "Nim"
 
 
+@pytest.mark.parametrize("name, before, after, positions", [
+    ("connect.gdl", {"rows": 3, "cols": 3, "k": 3}, {"rows": 4, "cols": 3, "k": 3}, (694, 2_715)),  # by tiers
+    ("subtraction.gdl", {"stones": 15}, {"stones": 30}, (30, 60)),  # in memory: stones left, player to move
+])
+def test_a_complete_tablebase_is_replaced_only_by_a_complete_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        name: str, before: dict[str, int], after: dict[str, int], positions: tuple[int, int]) -> None:
+    """A solve into the complete tablebase of the same game with other parameters (a `-p`
+    forgotten) writes the new one beside it: stopped, it leaves the old one as it was, complete,
+    and nothing beside it; finished, the new one takes its place."""
+    from searchers.strong import tablebase
+
+    game, out = str(ROOT / "games" / name), tmp_path / "game.sqlite"
+    loaded = [gdl.load(game, **params) for params in (before, after)]
+    assert tuple(len(reachable(each, each.position)) for each in loaded) == positions  # counted by a walk
+
+    def solve(params: dict[str, int]) -> tuple[int, str, str]:
+        return run(capsys, "solve", game, "--strong", "--out", str(out),
+                   *[part for item in params.items() for part in ("-p", "%s=%s" % item)])
+
+    assert solve(before)[0] == 0
+    assert gdl.Tablebase(out).meta["positions"] == positions[0]
+    written = tablebase.TablebaseWriter.add
+    beside: list[str] = []
+
+    def add_then_stop(self: Any, rows: Any, commit: bool = True) -> None:
+        written(self, rows, commit)
+        beside.append(self.path.name)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tablebase.TablebaseWriter, "add", add_then_stop)
+    status, _, err = solve(after)
+    assert status == 130 and f"; {out} is as it was before" in err
+    assert beside == ["game.sqlite.new"]
+    monkeypatch.undo()
+    assert gdl.Tablebase(out).meta["positions"] == positions[0]
+    assert [path.name for path in tmp_path.iterdir()] == ["game.sqlite"]
+    assert solve(after)[0] == 0
+    assert gdl.Tablebase(out).meta["positions"] == positions[1]
+    assert [path.name for path in tmp_path.iterdir()] == ["game.sqlite"]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--out", "t.sqlite", "--depth", "3"], "--out is for a solve of every position to the end (as --strong); it "
      "takes no --depth"),

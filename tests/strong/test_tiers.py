@@ -1023,7 +1023,8 @@ def test_worker_processes_start_with_the_stop_signals_unblocked_and_leave_the_ma
 def make_leftovers(folder: Path, but: str = "") -> None:
     """The files a solve by tiers into ``again.sqlite`` makes beside it, as a kill leaves them
     (``but`` the one named so): two part files (one empty, one a tablebase never finished, with
-    a journal), the scratch file (and a journal) and two tiers' graphs."""
+    a journal), the scratch file (and a journal) and two tiers' graphs; and the new tablebase,
+    a part file and a graph of a solve that was to replace the one at ``again.sqlite``."""
     made: dict[str, Callable[[Path], Any]] = {
         "again.sqlite.part0": lambda path: path.write_bytes(b""),
         "again.sqlite.part3": lambda path: TablebaseWriter(path).close(),
@@ -1032,6 +1033,10 @@ def make_leftovers(folder: Path, but: str = "") -> None:
         "again.sqlite.scratch-journal": lambda path: path.write_bytes(b"journal"),
         "again.sqlite.scratch.tier12": lambda path: path.write_bytes(TierGraph(12).to_bytes()),
         "again.sqlite.scratch.tier-1": lambda path: path.write_bytes(TierGraph(-1).to_bytes()),
+        # a solve that was to replace the complete tablebase at again.sqlite writes beside it
+        "again.sqlite.new": lambda path: TablebaseWriter(path).close(),
+        "again.sqlite.new.part1": lambda path: TablebaseWriter(path).close(),
+        "again.sqlite.new.scratch.tier3": lambda path: path.write_bytes(TierGraph(3).to_bytes()),
     }
     for name, make in made.items():
         if name != but:
@@ -1051,7 +1056,8 @@ def test_files_left_by_a_solve_killed_outright_are_deleted_by_the_next(whole_gra
     assert table(out) == table(whole_graph)
 
 
-@pytest.mark.parametrize("name", ["again.sqlite.part1", "again.sqlite.scratch", "again.sqlite.scratch.tier4"])
+@pytest.mark.parametrize("name", ["again.sqlite.part1", "again.sqlite.scratch", "again.sqlite.scratch.tier4",
+                                  "again.sqlite.new"])
 @pytest.mark.parametrize("content", ["a complete tablebase", "a folder", "a tablebase another solve is writing"])
 def test_a_tablebase_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name: str, content: str) -> None:
     """A complete tablebase with the name of a file a solve writes beside its own (saved as
