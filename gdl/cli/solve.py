@@ -637,7 +637,7 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
             "positions_per_second": round(stats.positions_per_second, 1),
             "discover_seconds": round(stats.discover_seconds, 4),
             "solve_seconds": round(stats.solve_seconds, 4),
-            "write_seconds": round(stats.write_seconds, 4),
+            "write_seconds": None if stats.write_seconds is None else round(stats.write_seconds, 4),
             "workers": stats.workers,
             "tiers": stats.tiers,
         },

@@ -56,7 +56,7 @@ class StrongStats:
     positions_per_second: float
     discover_seconds: float = 0.0
     solve_seconds: float = 0.0
-    write_seconds: float = 0.0
+    write_seconds: float | None = 0.0  # None by tiers: each tier is written as it is solved (in solve_seconds)
     workers: int = 1
     tiers: int = 0  # the number of tiers solved one by one (0: the whole graph in memory)
     where: str = "one process"  # "2 worker processes", "Ray tasks on 2 CPUs"

@@ -798,7 +798,7 @@ def solve_by_tiers(
         result = _result(game, start, start_key, writer, totals, tolerance, chance, StrongStats(
             seconds=finished - started,
             positions_per_second=totals.positions / (finished - started) if finished > started else 0.0,
-            discover_seconds=discovered - started, solve_seconds=finished - discovered,
+            discover_seconds=discovered - started, solve_seconds=finished - discovered, write_seconds=None,
             workers=runner.workers, tiers=len(tiers), where=runner.where,
         ))
         writer.finish({**(meta or {}), **solved_meta(result)})

@@ -68,6 +68,19 @@ def test_solve_strong_json_has_the_documented_keys(capsys: pytest.CaptureFixture
     # proven in tests/strong/test_solver.py), the nodes are the positions.
     assert len(answer["principal_variation"]) == 9 and answer["principal_variation"][0] == answer["best_move"]
     assert answer["stats"]["nodes"] == 5478
+    # Tic-tac-toe has tiers: each tier is written as it is solved, no writing timed apart.
+    assert answer["stats"]["tiers"] == 10 and answer["stats"]["write_seconds"] is None
+
+
+def test_a_solve_in_memory_times_its_writing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Without tiers the tablebase is written after the solve: its time is part of the whole."""
+    game = str(ROOT / "games" / "subtraction.gdl")
+    status, out, _ = run(capsys, "solve", game, "--strong", "--json", "--out", str(tmp_path / "s.sqlite"))
+    stats = json.loads(out)["stats"]
+    assert status == 0 and stats["tiers"] == 0
+    assert 0 < stats["write_seconds"] <= stats["seconds"]
+    status, out, _ = run(capsys, "solve", game, "--strong", "--json")
+    assert status == 0 and json.loads(out)["stats"]["write_seconds"] == 0  # nothing written
 
 
 def test_every_position_reads_back_through_the_python_api(tictactoe_db: Path) -> None:
