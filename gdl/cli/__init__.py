@@ -9,7 +9,8 @@ import re
 import signal
 import sys
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 if TYPE_CHECKING:
     from gdl.cli.common import Command
@@ -75,6 +76,18 @@ def _is_option(word: str) -> bool:
     return word.startswith("-") and re.fullmatch(r"-\d+|-\d*\.\d+", word) is None
 
 
+def _refuse_unknown(parser: argparse.ArgumentParser, command: str, extra: list[str]) -> NoReturn:
+    """Exit with the command's own usage for the words it does not know (``extra``), and the
+    option each misspelled one may have meant (`--stong`: did you mean `--strong`?)."""
+    found = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    own: argparse.ArgumentParser = found[0].choices[command]
+    options = [name for action in own._actions for name in action.option_strings if name.startswith("--")]
+    guesses = [f"`{match[0]}`" for word in extra if _is_option(word)
+               if (match := get_close_matches(word.partition("=")[0], options, n=1, cutoff=0.7))]
+    meant = f" (did you mean {' or '.join(dict.fromkeys(guesses))}?)" if guesses else ""
+    own.error(f"unrecognized arguments: {' '.join(extra)}{meant}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `gdl` command; return its exit status."""
     try:
@@ -99,7 +112,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if extra and isinstance(getattr(args, "moves", None), list) and not any(map(_is_option, extra)):
         args.moves += extra
     elif extra:
-        parser.parse_args(argv)  # the usual message and exit status
+        _refuse_unknown(parser, args.command, extra)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)

@@ -143,7 +143,15 @@ def test_query_takes_moves_among_its_options(capsys: pytest.CaptureFixture[str],
     assert json.loads(out)["remoteness"] == 5  # X wins in 5, as above
     with pytest.raises(SystemExit) as stop:
         main(["query", str(tictactoe_db), "(1, 1)", "--jsn"])
-    assert stop.value.code == 2 and "unrecognized arguments: --jsn" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "gdl query: error: unrecognized arguments: --jsn (did you mean `--json`?)" in err
+    assert err.startswith("usage: gdl query ")  # the command's usage, not gdl's
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", TICTACTOE, "--stong", "--wrokers=2", "--nothing-like-it"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("usage: gdl solve ") and err.endswith(
+        "gdl solve: error: unrecognized arguments: --stong --wrokers=2 --nothing-like-it "
+        "(did you mean `--strong` or `--workers`?)\n")
 
 
 def test_query_refuses_an_illegal_move_plainly(capsys: pytest.CaptureFixture[str], tictactoe_db: Path) -> None:
