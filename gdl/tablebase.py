@@ -14,6 +14,7 @@ refuses a tablebase built from another file or with other parameters.
 from __future__ import annotations
 
 import hashlib
+import shlex
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -69,8 +70,11 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
     described = describe_game(game)
     if meta.get("game_sha256") != described["game_sha256"]:
         name = Path(described["file"]).name
-        edited = meta.get("title") == described["title"] and Path(str(meta.get("file"))).name == name
+        same_title = meta.get("title") == described["title"]
+        edited = same_title and Path(str(meta.get("file"))).name == name
         source = (f"another text of {name} (the file has changed since, or is another version of it)" if edited
+                  else f"another file of \"{meta.get('title')}\" ({meta.get('file')}), whose text differs from this "
+                  "one's" if same_title
                   else f"another game file ({meta.get('file')}, \"{meta.get('title')}\"), not from this one")
         raise GdlTablebaseError(
             f"the tablebase was built from {source}; solve this file with "
@@ -78,10 +82,13 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
             file=str(path),
         )
     if meta.get("params") != described["params"] and not _same_values(meta.get("params"), game):
-        stored = ", ".join(f"{n}={v}" for n, v in (meta.get("params") or {}).items()) or "none"
+        built_with = meta.get("params") or {}
+        stored = ", ".join(f"{n}={v}" for n, v in built_with.items()) or "none"
         given = ", ".join(f"{n}={v}" for n, v in described["params"].items()) or "none"
+        differ = [shlex.quote(f"{n}={v}") for n, v in built_with.items() if described["params"].get(n) != v]
+        hint = f"; give {' '.join(f'-p {each}' for each in differ)} to use it" if differ else ""
         raise GdlTablebaseError(
-            f"the tablebase was built with other parameters ({stored}), not these ({given})",
+            f"the tablebase was built with other parameters ({stored}), not these ({given}){hint}",
             file=str(path),
         )
 

@@ -179,7 +179,7 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
     """Playing a game from a tablebase built with other parameters, or from another file, stops
     with a plain message naming what differs."""
     status, _, err = run(capsys, "play", TICTACTOE, "-p", "size=4", "--tablebase", str(tictactoe_db))
-    assert status == 1 and "built with other parameters (size=3), not these (size=4)" in err
+    assert status == 1 and "built with other parameters (size=3), not these (size=4); give -p size=3 to use it" in err
     status, _, err = run(capsys, "play", str(ROOT / "games" / "nim.gdl"), "--tablebase", str(tictactoe_db))
     assert status == 1 and "built from another game file" in err
     base = gdl.Tablebase(tictactoe_db)
@@ -190,6 +190,10 @@ def test_a_tablebase_of_other_parameters_or_another_file_is_refused(
     edited.write_text(Path(TICTACTOE).read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     status, _, err = run(capsys, "play", str(edited), "--tablebase", str(tictactoe_db))
     assert status == 1 and "built from another text of tictactoe.gdl (the file has changed since" in err
+    copied = tictactoe_db.parent / "edited" / "my-tictactoe.gdl"  # a copy of it, edited
+    copied.write_text(edited.read_text(encoding="utf-8"), encoding="utf-8")
+    status, _, err = run(capsys, "play", str(copied), "--tablebase", str(tictactoe_db))
+    assert status == 1 and f'built from another file of "Tic-tac-toe" ({TICTACTOE}), whose text differs' in err
 
 
 def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -203,7 +207,8 @@ def test_query_checks_only_the_parameters_given(capsys: pytest.CaptureFixture[st
         status, printed, _ = run(capsys, "query", str(out), *given, "--json")
         assert status == 0 and json.loads(printed)["value"] == 1
     status, _, err = run(capsys, "query", str(out), "-p", "k=4")
-    assert status == 1 and "built with other parameters (rows=3, cols=4, k=3), not these (rows=3, cols=4, k=4)" in err
+    assert status == 1 and err.endswith(
+        "built with other parameters (rows=3, cols=4, k=3), not these (rows=3, cols=4, k=4); give -p k=3 to use it\n")
     # A name the game does not have is said of the tablebase, whose game file may be elsewhere.
     status, _, err = run(capsys, "query", str(out), "-p", "row=3")
     assert status == 1
