@@ -782,12 +782,28 @@ def exact_values(component: _Component, guess: list[float], slack: float) -> tup
             break
     else:
         raise NotExact("policy iteration did not settle")
+    drift = _drift(component, values, policy)
+    if drift:
+        # Of two equally good moves the one kept may go round a cycle for ever (worth the
+        # values all the same, as the dice lead out of it): the moves towards a way out, if
+        # they score the same values, may have no such drift.
+        ending = _ending_choices(component, values, 0)
+        if ending == policy or evaluate_policy(component, ending, steps) != values or _drift(component, values, ending):
+            raise NotExact(drift)
+        policy = ending
+    return values, policy
+
+
+def _drift(component: _Component, values: list[Any], policy: list[int]) -> str:
+    """What keeps ``values``, which both players' ``policy`` scores, from being certified (see
+    the module's docstring): a player's choices that let the game drift for ever through
+    positions worth more to that player than endless play; "" where nothing does."""
     r = component.repetition[0]
     if any(values[i] > r for i in _end_components(component, MAX, policy)):
-        raise NotExact("the first player's choices may drift for ever")
+        return "the first player's choices may drift for ever"
     if any(values[i] < r for i in _end_components(component, MIN, policy)):
-        raise NotExact("the second player's choices may drift for ever")
-    return values, policy
+        return "the second player's choices may drift for ever"
+    return ""
 
 
 def solve_chance_cycle(

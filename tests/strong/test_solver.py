@@ -20,7 +20,7 @@ from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.solution import NEVER
 from tests.pygames import GraphGame, PassingSubtraction, TicTacToe
 from tests.searchers.random_games import random_acyclic_graphs, random_graphs, reference_value
-from tests.strong.games import CoinFlip, brute_remoteness, reachable
+from tests.strong.games import CoinFlip, TieredGraph, brute_remoteness, reachable
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -415,6 +415,31 @@ def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip
     hair = cycle_of([[1, 2], [0]], [MAX, MIN], {2: 0.5 - 1e-12})
     assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-9) == [1, 0]
     assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
+
+
+def test_exact_values_take_the_tied_move_that_leads_out() -> None:
+    """A (0) moves to the throw T (3) or to B (1); B to B2 (4) or T; B3 (2) leaves (a win, 5)
+    or moves to A; T throws a loss (6) at 1/3, else B2; B2 moves to B3 or to B.  Endless play
+    scores 1/2.  By hand: B can make every play end in the loss (at B and B2 it goes on to the
+    throw, at B3 back to A; A has no move but to the throw or to B), so every position of the
+    cycle is worth -1, exactly, and each B move among the cycle ties at -1.  The first of B's
+    tied moves, B to B2 and B2 to B3, let A go round A, B, B2, B3 for ever (1/2, better for A):
+    they do not make -1 sure, and once the certificate failed and left the value to value
+    iteration (-0.99999999999984); B's moves towards the throw do."""
+    cycle = cycle_of([[3, 1], [4, 3], [5, 0], [6, 4], [2, 1]], [MAX, MIN, MIN, CHANCE, MIN], {5: 1, 6: -1},
+                     {3: [Fraction(1, 3), Fraction(2, 3)]}, Fraction(1, 2))
+    first_best = [0, 0, 1, 0, 0]  # the first move worth the most to its player under those values
+    assert stochastic.evaluate_policy(cycle, first_best, [10**6]) == [-1] * 5
+    assert stochastic._drift(cycle, [-1] * 5, first_best) == "the second player's choices may drift for ever"
+    values, policy = stochastic.exact_values(cycle, [-0.9999999999998] * 5, 1e-9)
+    assert values == [-1] * 5 and policy == [0, 1, 1, 0, 1]  # B to T, B3 to A, B2 to B: on to the throw
+    assert stochastic._drift(cycle, values, policy) == ""
+    game = TieredGraph(kinds=("A", "B", "B", "dice", "B", "end", "end"), arcs=((3, 1), (4, 3), (5, 0), (6, 4), (2, 1), (), ()),
+                       weights=((), (), (), (1, 2), (), (), ()), ends=(0, 0, 0, 0, 0, 1, -1), tiers=(0,) * 7,
+                       repetition=(Fraction(1, 2),) * 7)
+    for tiers in (False, True):  # the whole graph, and by tiers (one tier)
+        result = solve_strong(game, tiers=tiers)
+        assert (result.value, result.exact, result.method) == (-1, True, "policy iteration")
 
 
 # The stay-put cycle below: T (0) throws, a win (4) or C (3); B (1) moves to D (2) or T; D
