@@ -324,7 +324,7 @@ def check_strong_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--tolerance must be a positive, finite number (default {DEFAULT_TOLERANCE:g}), "
                          f"not {args.tolerance:g}")
     if args.workers < 1:
-        raise UsageError("--workers must be 1 or more")
+        raise UsageError(f"--workers must be 1 or more, not {args.workers}")
     cores = os.cpu_count() or 1
     if args.workers > _WORKERS_A_CORE * cores:
         raise UsageError(f"--workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "

@@ -681,7 +681,7 @@ def test_a_complete_tablebase_is_replaced_only_by_a_complete_one(
     (["--strong", "--tolerance", "0"], "--tolerance must be a positive, finite number (default 1e-12), not 0"),
     (["--strong", "--tolerance", "inf"], "--tolerance must be a positive, finite number (default 1e-12), not inf"),
     (["--strong", "--tolerance", "nan"], "--tolerance must be a positive, finite number (default 1e-12), not nan"),
-    (["--strong", "--workers", "0"], "--workers must be 1 or more"),
+    (["--strong", "--workers", "0"], "--workers must be 1 or more, not 0"),
 ])
 def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFixture[str], args: list[str],
                                                        message: str) -> None:
