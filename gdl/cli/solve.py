@@ -5,6 +5,7 @@ Monte Carlo tree search and report the result; or, with `--strong`, solve every 
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import math
 import os
@@ -532,6 +533,9 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
         left = "" if out is None else _left_behind(out, before)
+        if left.endswith("is as it was before") and _disk_full(error):  # a complete one: replaced from beside it
+            left += (f" (the new tablebase is written beside it, as {out}.new, until it is complete: where there is "
+                     "no room for both, remove the old one first)")
         raise UsageError(f"cannot write the tablebase: {error}{left}") from None
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM
         line.clear()
@@ -591,6 +595,11 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
     if _file_identity(out) != before:
         return f"; {out} is complete all the same: the solve had written it when it was stopped"
     return f"; {out} is as it was before"
+
+
+def _disk_full(error: Exception) -> bool:
+    """Whether ``error`` says the disk is full (the system's or SQLite's words)."""
+    return getattr(error, "errno", None) == errno.ENOSPC or getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
 
 def _file_identity(path: str) -> tuple[int, int, int] | None:

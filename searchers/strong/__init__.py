@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from ..protocol import Game, game_name
 from ..results import GameError
 from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
-from .parallel import Factory
+from .parallel import Factory, stops_deferred
 from .solver import (
     DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, check_settings, kept_move,
     outcome_counts, solve_whole, value_text,
@@ -65,20 +65,22 @@ def solve_strong(
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
     """
     check_settings(tolerance, workers)  # a mistake of the call, whether the game has tiers or not
-    with held_for_writing(out) if out is not None else nullcontext(), without_collections():
+    with ExitStack() as held, without_collections():
         if out is None:
             return _solve(game, tolerance, progress, None, meta, workers, ray, factory, tiers)
-        # Locked first: another solve may be writing it.
+        held.enter_context(held_for_writing(out))  # first: another solve may be writing it
         check_replaceable(out, (meta or {}).get("title") or getattr(game, "title", None) or game_name(game))
         remove_leftovers(Path(out))
         written = written_at(Path(out))
+        if written != Path(out):  # a solve into that name would delete this one's files
+            held.enter_context(held_for_writing(written))
         try:
-            result = _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
-        except BaseException:
-            put_in_place(written, Path(out), complete=False)
-            raise
-        put_in_place(written, Path(out), complete=True)
-        return result
+            return _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
+        finally:
+            # Complete or not as the file says: a stop held back while the solve cleaned up
+            # comes after its tablebase was finished.
+            with stops_deferred():
+                put_in_place(written, Path(out))
 
 
 def _solve(game: Game, tolerance: float, progress: Callable[[StrongProgress], None] | None, out: Path | None,

@@ -788,7 +788,11 @@ def exact_values(component: _Component, guess: list[float], slack: float) -> tup
         # values all the same, as the dice lead out of it): the moves towards a way out, if
         # they score the same values, may have no such drift.
         ending = _ending_choices(component, values, 0)
-        if ending == policy or evaluate_policy(component, ending, steps) != values or _drift(component, values, ending):
+        try:
+            scored = ending != policy and evaluate_policy(component, ending, steps) == values
+        except NotExact:  # the fractions outgrew their steps: the drift is what was found
+            scored = False
+        if not scored or _drift(component, values, ending):
             raise NotExact(drift)
         policy = ending
     return values, policy

@@ -201,10 +201,14 @@ def being_written(path: str | Path) -> bool:
     return False
 
 
+# The files SQLite keeps beside a database at PATH: PATH-journal, and so on.
+_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
 def remove_sqlite_file(path: str | Path) -> None:
     """Remove the SQLite file at ``path`` and the files SQLite keeps beside it, where they are:
     a tablebase, a part file of a worker, the scratch file of a solve by tiers."""
-    for stale in (Path(path), Path(f"{path}-journal"), Path(f"{path}-wal"), Path(f"{path}-shm")):
+    for stale in (Path(path), *(Path(f"{path}{suffix}") for suffix in _SIDE_FILES)):
         if stale.exists():
             os.remove(stale)
 
@@ -228,14 +232,18 @@ def written_at(out: Path) -> Path:
     return Path(f"{out}.new") if _complete_tablebase(out) else out
 
 
-def put_in_place(written: Path, out: Path, complete: bool) -> None:
+def put_in_place(written: Path, out: Path) -> None:
     """After a solve into ``out`` that wrote ``written`` (``written_at``): the new tablebase,
-    if ``complete``, takes the place of the one at ``out``; else it is deleted, and the one at
-    ``out`` stays as it was."""
+    if it is complete, takes the place of the one at ``out`` (and of any file SQLite kept
+    beside that one, which would be read with it); else it is deleted, and the one at ``out``
+    stays as it was."""
     if written == out:
         return
-    if complete:
-        os.replace(written, out)
+    if _complete_tablebase(written):
+        for stale in (Path(f"{out}{suffix}") for suffix in _SIDE_FILES):
+            if stale.exists():
+                os.remove(stale)
+        os.replace(written, out)  # at once: the one or the other is there, whatever stops the solve
     else:
         remove_sqlite_file(written)
 

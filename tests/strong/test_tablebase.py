@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sqlite3
@@ -669,6 +670,54 @@ def test_a_complete_tablebase_is_replaced_only_by_a_complete_one(
     assert solve(after)[0] == 0
     assert gdl.Tablebase(out).meta["positions"] == positions[1]
     assert [path.name for path in tmp_path.iterdir()] == ["game.sqlite"]
+
+
+def test_a_replacement_holds_its_file_and_is_kept_once_complete(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a solve writes the tablebase that is to replace a complete one, a solve into that
+    file's name is refused (it would delete the first one's files); a stop that comes once the
+    new tablebase is finished leaves it in place; a full disk leaves the old one, and says
+    what the replacement needs."""
+    from searchers.strong import tablebase
+
+    connect, out = str(ROOT / "games" / "connect.gdl"), tmp_path / "game.sqlite"
+    small, large = ["-p", "rows=3", "-p", "cols=3", "-p", "k=3"], ["-p", "rows=4", "-p", "cols=3", "-p", "k=3"]
+    assert run(capsys, "solve", connect, "--strong", "--out", str(out), *small)[0] == 0
+    add, finish = tablebase.TablebaseWriter.add, tablebase.TablebaseWriter.finish
+    refused: list[str] = []
+
+    def add_and_try_another(self: Any, rows: Any, commit: bool = True) -> None:
+        add(self, rows, commit)
+        if not refused:
+            with pytest.raises(TablebaseError) as caught:
+                solve_strong(gdl.load(connect, rows=3, cols=3, k=3), out=tmp_path / "game.sqlite.new")
+            refused.append(str(caught.value))
+
+    monkeypatch.setattr(tablebase.TablebaseWriter, "add", add_and_try_another)
+    assert run(capsys, "solve", connect, "--strong", "--out", str(out), *large)[0] == 0
+    assert refused == [f"another solve is writing {out}.new: let it end, or name another file"]
+    assert gdl.Tablebase(out).meta["positions"] == 2_715  # 4x3, as a walk counts (the test above)
+
+    def finish_then_stop(self: Any, meta: Any) -> None:
+        finish(self, meta)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tablebase.TablebaseWriter, "finish", finish_then_stop)
+    status, _, err = run(capsys, "solve", connect, "--strong", "--out", str(out), *small)
+    assert status == 130 and f"; {out} is complete all the same" in err
+    assert gdl.Tablebase(out).meta["positions"] == 694  # 3x3
+    monkeypatch.undo()
+
+    def add_to_a_full_disk(self: Any, rows: Any, commit: bool = True) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tablebase.TablebaseWriter, "add", add_to_a_full_disk)
+    status, _, err = run(capsys, "solve", connect, "--strong", "--out", str(out), *large)
+    assert (status, err) == (2, f"gdl solve: error: cannot write the tablebase: [Errno 28] No space left on device; "
+                                f"{out} is as it was before (the new tablebase is written beside it, as {out}.new, "
+                                "until it is complete: where there is no room for both, remove the old one first)\n")
+    assert gdl.Tablebase(out).meta["positions"] == 694
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["game.sqlite"]
 
 
 @pytest.mark.parametrize("args, message", [
