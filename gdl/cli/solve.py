@@ -590,7 +590,9 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
         TablebaseReader(out).close()
     except IncompleteTablebase:
         return f"; {out} is left incomplete and will be refused until solved again"
-    except TablebaseError:  # no file at all (or one that never became a tablebase)
+    except TablebaseError as error:  # no file at all (or one that never became a tablebase)
+        if os.path.lexists(out) and _file_identity(out) != before:
+            return f"; {out} is left unreadable ({error}): remove it before solving again"
         return f"; nothing was written to {out}"
     if _file_identity(out) != before:
         return f"; {out} is complete all the same: the solve had written it when it was stopped"

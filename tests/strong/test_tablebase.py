@@ -586,6 +586,31 @@ def move_name(m) = "take " + str(m[1])
         cased.parse_move(start, "t 1")
 
 
+def test_a_solve_by_tiers_that_fills_the_disk_leaves_no_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk full while a solve by tiers writes its rows: written without a journal, the file
+    may be no database at all (refused as another file by the next solve, which would not
+    rebuild it): it is deleted, and the error says nothing was written; the next solve writes
+    the tablebase whole (5,478 tic-tac-toe positions, counted by a walk above)."""
+    from searchers.strong import tiers
+
+    path = tmp_path / "full.sqlite"
+    written = tiers.TablebaseWriter.add
+
+    def add_then_fill(self: Any, rows: Any, commit: bool = True) -> None:
+        written(self, rows, commit)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(tiers.TablebaseWriter, "add", add_then_fill)
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
+    assert (status, err) == (2, "gdl solve: error: cannot write the tablebase: database or disk is full; nothing was "
+                                f"written to {path}\n")
+    assert not path.exists()
+    monkeypatch.undo()
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))[0] == 0
+    assert gdl.Tablebase(path).meta["positions"] == 5478
+
+
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     """--out naming the game file itself (or any file but a tablebase, or a folder) is refused
