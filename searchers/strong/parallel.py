@@ -375,12 +375,22 @@ class RayRunner(Runner):
             if unreachable is not None:  # Ray would log for about 20 s before it gave up
                 raise SearchError(f"cannot join the Ray cluster at {address}: nothing answers there ({unreachable})")
             try:
-                if address == "auto":
-                    ray.init(include_dashboard=False, ignore_reinit_error=True)
-                else:
-                    ray.init(address=address, include_dashboard=False)
+                # A stop while Ray starts its processes comes after: within, Python may drop it
+                # (raised in a handler run at a fork), and Ray sets a SIGTERM handler of its own
+                # (an exit at once, without the solve's cleaning up), taken off at the end.
+                with stops_deferred():
+                    if address == "auto":
+                        ray.init(include_dashboard=False, ignore_reinit_error=True)
+                    else:
+                        ray.init(address=address, include_dashboard=False)
             except Exception as error:  # Ray raises several kinds: none is the game's fault
                 raise SearchError(f"cannot join the Ray cluster at {address}: {error}") from None
+            except BaseException as stop:  # Ctrl-C while Ray starts: the processes it has started go too
+                ray.shutdown()
+                if isinstance(stop, SystemExit) and stop.code == signal.SIGTERM:
+                    # SIGTERM to Ray's handler, set while it started: to the solve's, put back.
+                    signal.raise_signal(signal.SIGTERM)
+                raise
         self.ray = ray
         self.expand_task = ray.remote(expand_chunk)
         self.solve_task = ray.remote(solve_chunk)

@@ -7,6 +7,8 @@ import contextlib
 import json
 import os
 import re
+import signal
+import sys
 from collections import Counter
 from collections.abc import Callable
 import sqlite3
@@ -477,6 +479,35 @@ def test_a_ray_address_where_nothing_answers_is_refused_at_once(capsys: pytest.C
     assert main(["solve", str(ROOT / "games" / "nim.gdl"), "--strong", "--ray", f"127.0.0.1:{port}"]) == 2  # as any bad option
     assert capsys.readouterr().err == (f"gdl solve: error: cannot join the Ray cluster at 127.0.0.1:{port}: "
                                        "nothing answers there (Connection refused)\n")
+
+
+@pytest.mark.parametrize("stop", ["Ctrl-C", "SIGTERM"])
+def test_a_stop_while_ray_starts_stops_the_solve_and_ray(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
+    """Ray takes seconds to start: a Ctrl-C meanwhile was dropped at times (raised in a handler
+    Python runs at a fork) and the solve went on, and its SIGTERM handler (an exit at once)
+    replaced the solve's, which cleans up and says so.  Here a stand-in for Ray's start meets
+    the stop: the solve stops as a stop says (exit status 130 or 143, in words), the Ray
+    started is shut down, and the solve's own SIGTERM handler is back."""
+    import ray
+
+    shut: list[bool] = []
+
+    def starting(**_: Any) -> None:
+        if stop == "Ctrl-C":
+            signal.raise_signal(signal.SIGINT)  # recorded: it comes once Ray has started
+            return
+        signal.signal(signal.SIGTERM, lambda number, _: sys.exit(number))  # as Ray's own handler does
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", starting)
+    monkeypatch.setattr(ray, "shutdown", lambda: shut.append(True))
+    before = signal.getsignal(signal.SIGTERM)
+    status = main(["solve", str(ROOT / "games" / "nim.gdl"), "--strong", "--ray", "auto"])
+    said = "interrupted" if stop == "Ctrl-C" else "terminated"
+    assert (status, capsys.readouterr().err) == (130 if stop == "Ctrl-C" else 143, f"gdl solve: {said}\n")
+    assert shut == [True] and signal.getsignal(signal.SIGTERM) == before
 
 
 def test_ray_tasks_write_the_same_table(whole_graph: Path, tmp_path: Path, ray_runtime: Any) -> None:
