@@ -39,6 +39,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 from .._common import without_collections
@@ -66,6 +67,9 @@ _AHEAD = 2
 _HELD_BACK = 8
 _HELD_BACK_PART = 4
 _AHEAD_HELD_BACK = 3
+
+# Seconds the worker processes are given to stop when asked, in all, before they are ended.
+_STOP_SECONDS = 1.0
 
 _GONE = "a worker process stopped unexpectedly; try fewer workers, or look for its own error printed above"
 
@@ -560,13 +564,18 @@ class WorkerRunner(Runner):
         return self._status_and_answer(connection)[1]
 
     def close(self) -> None:
-        """Stop the worker processes (at once, if they are at work)."""
-        for connection, process in zip(self.connections, self.processes):
+        """Stop the worker processes: each is asked to, then given a second in all, the same
+        second for every one (a worker at work answers once its chunk is done), and ended if
+        it is still at work."""
+        for connection in self.connections:
             try:
                 connection.send(("stop",))
             except (OSError, ValueError):
                 pass
-            process.join(timeout=1)
+        deadline = monotonic() + _STOP_SECONDS
+        for process in self.processes:
+            process.join(timeout=max(0.0, deadline - monotonic()))
+        for connection, process in zip(self.connections, self.processes):
             if process.is_alive():
                 process.terminate()
                 process.join()

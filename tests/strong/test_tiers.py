@@ -1051,6 +1051,41 @@ def test_worker_processes_start_with_the_stop_signals_unblocked_and_leave_the_ma
         runner.close()
 
 
+def test_workers_are_asked_to_stop_all_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing the workers asks every one to stop before waiting for any, and gives them one
+    second in all (a second each, in turn, made a stop with six workers at work take six)."""
+    from searchers.strong import workers
+
+    runner = workers.WorkerRunner(partial(gdl.load, CONNECT, **TINY_CONNECT), 2)
+    seen: list[tuple[str, int, float | None]] = []
+
+    class Watched:
+        """A worker's process or pipe, its stops and waits noted."""
+
+        def __init__(self, inner: Any, number: int) -> None:
+            self.inner, self.number = inner, number
+
+        def send(self, message: Any) -> None:
+            seen.append(("ask", self.number, None))
+            self.inner.send(message)
+
+        def join(self, timeout: float | None = None) -> None:
+            seen.append(("wait", self.number, timeout))
+            self.inner.join(timeout)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(workers, "_STOP_SECONDS", 30.0)  # the workers are idle: they stop well within
+    runner.commit()
+    runner.connections = [Watched(each, n) for n, each in enumerate(runner.connections)]
+    runner.processes = [Watched(each, n) for n, each in enumerate(runner.processes)]
+    runner.close()
+    assert [(what, number) for what, number, _ in seen] == [("ask", 0), ("ask", 1), ("wait", 0), ("wait", 1)]
+    waits = [timeout for what, _, timeout in seen if what == "wait"]
+    assert 29 < waits[0] <= 30 and waits[1] <= waits[0]  # one second (here thirty) for all
+
+
 def make_leftovers(folder: Path, but: str = "") -> None:
     """The files a solve by tiers into ``again.sqlite`` makes beside it, as a kill leaves them
     (``but`` the one named so): two part files (one empty, one a tablebase never finished, with
