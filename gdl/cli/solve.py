@@ -527,8 +527,9 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
     try:
         with terminate_as_interrupt():
             return solve_strong(game, **options)
-    except SearchError as error:
-        raise refused(error) from None
+    except SearchError as error:  # a worker process gone, say: what became of the tablebase, if anything did
+        changed = out is not None and _file_identity(out) != before
+        raise refused(error, _left_behind(out, before) if out is not None and changed else "") from None
     except TablebaseError as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:

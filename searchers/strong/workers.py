@@ -71,7 +71,8 @@ _AHEAD_HELD_BACK = 3
 # Seconds the worker processes are given to stop when asked, in all, before they are ended.
 _STOP_SECONDS = 1.0
 
-_GONE = "a worker process stopped unexpectedly; try fewer workers, or look for its own error printed above"
+_GONE = ("a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by an error of its "
+         "own, printed above")
 
 
 def _serve(connection: Connection, factory_bytes: bytes, number: int, part: str | None,

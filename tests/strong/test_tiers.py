@@ -1681,6 +1681,21 @@ def test_the_cyclic_collector_is_off_while_a_strong_solve_runs(monkeypatch: pyte
     assert gc.isenabled()
 
 
+def test_a_worker_gone_is_said_with_the_tablebase_left(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process that dies (killed, out of memory) stops `gdl solve` with a word why and
+    of the tablebase it leaves, refused until solved again (exit status 2)."""
+    import searchers.strong.workers as workers_module
+
+    monkeypatch.setattr(workers_module, "expand_states", lambda *args, **options: os._exit(9))  # the workers are forked
+    out = tmp_path / "gone.sqlite"
+    status = main(["solve", CONNECT, *[f"-p{name}={value}" for name, value in TINY_CONNECT.items()], "--strong",
+                   "--workers", "2", "--out", str(out)])
+    assert (status, capsys.readouterr().err) == (
+        2, "gdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by "
+           f"an error of its own, printed above; {out} is left incomplete and will be refused until solved again\n")
+
+
 def test_a_game_the_workers_cannot_build_is_said_once(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A factory that fails in the workers (a parameter refused there) stops the solve with the
     game's own error, raised in the main process, rather than a traceback from each worker and
