@@ -528,8 +528,8 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
         with terminate_as_interrupt():
             return solve_strong(game, **options)
     except SearchError as error:  # a worker process gone, say: what became of the tablebase, if anything did
-        changed = out is not None and _file_identity(out) != before
-        raise refused(error, _left_behind(out, before) if out is not None and changed else "") from None
+        left = _left_behind(out, before) if out is not None and _file_identity(out) != before else ""
+        raise refused(error, left) from None
     except TablebaseError as error:
         raise UsageError(str(error)) from None
     except (sqlite3.Error, OSError) as error:
