@@ -25,7 +25,7 @@ from .solver import (
 )
 from .tablebase import (
     IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing, put_in_place,
-    remove_leftovers, written_at,
+    remove_leftovers, remove_sqlite_file, written_at,
 )
 from .tiers import has_tiers, solve_by_tiers
 
@@ -76,6 +76,11 @@ def solve_strong(
             held.enter_context(held_for_writing(written))
         try:
             return _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
+        except (sqlite3.Error, OSError):
+            # Written without a journal, a tablebase the disk could not take (full) may be no
+            # database at all, which the next solve would refuse as another file, not rebuild.
+            remove_sqlite_file(written)
+            raise
         finally:
             # Complete or not as the file says: a stop held back while the solve cleaned up
             # comes after its tablebase was finished.

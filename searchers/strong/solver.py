@@ -513,20 +513,14 @@ def solve_whole(
     report = Reporter(progress)
     report.positions = result.positions
     assert result.table is not None  # a solve in memory keeps its table
+    writer = write_table(out, result.table, report)
+    write_seconds = perf_counter() - began
+    seconds = result.stats.seconds + write_seconds
+    stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
+                    positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
+    result = replace(result, stats=stats)
     try:
-        writer = write_table(out, result.table, report)
-        write_seconds = perf_counter() - began
-        seconds = result.stats.seconds + write_seconds
-        stats = replace(result.stats, seconds=seconds, write_seconds=write_seconds,
-                        positions_per_second=result.positions / seconds if seconds > 0 else 0.0)
-        result = replace(result, stats=stats)
-        try:
-            writer.finish({**(meta or {}), **solved_meta(result)})
-        finally:
-            writer.close()
-    except (sqlite3.Error, OSError):
-        # Written without a journal, a file the disk could not take (full) may be no database
-        # at all, and would then be refused as another file rather than solved again.
-        remove_sqlite_file(out)
-        raise
+        writer.finish({**(meta or {}), **solved_meta(result)})
+    finally:
+        writer.close()
     return result

@@ -205,10 +205,11 @@ def being_written(path: str | Path) -> bool:
 _SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
-def remove_sqlite_file(path: str | Path) -> None:
-    """Remove the SQLite file at ``path`` and the files SQLite keeps beside it, where they are:
-    a tablebase, a part file of a worker, the scratch file of a solve by tiers."""
-    for stale in (Path(path), *(Path(f"{path}{suffix}") for suffix in _SIDE_FILES)):
+def remove_sqlite_file(path: str | Path, side_files_only: bool = False) -> None:
+    """Remove the SQLite file at ``path`` (unless ``side_files_only``) and the files SQLite
+    keeps beside it, where they are: a tablebase, a part file of a worker, the scratch file of
+    a solve by tiers."""
+    for stale in (*([] if side_files_only else [Path(path)]), *(Path(f"{path}{suffix}") for suffix in _SIDE_FILES)):
         if stale.exists():
             os.remove(stale)
 
@@ -240,9 +241,7 @@ def put_in_place(written: Path, out: Path) -> None:
     if written == out:
         return
     if _complete_tablebase(written):
-        for stale in (Path(f"{out}{suffix}") for suffix in _SIDE_FILES):
-            if stale.exists():
-                os.remove(stale)
+        remove_sqlite_file(out, side_files_only=True)
         os.replace(written, out)  # at once: the one or the other is there, whatever stops the solve
     else:
         remove_sqlite_file(written)

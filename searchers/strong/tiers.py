@@ -755,7 +755,6 @@ def solve_by_tiers(
         temporary = tempfile.mkdtemp(prefix="gdl-strong-")
         out = Path(temporary) / "tablebase.sqlite"
     runner = writer = scratch = None
-    unwritable = False  # whether the solve failed for a file it could not write
     try:
         # A killed solve's files gone first, then the runner, whose workers make their part
         # files; before the tablebase at ``out`` is touched: a runner that cannot start (no
@@ -804,10 +803,7 @@ def solve_by_tiers(
         ))
         writer.finish({**(meta or {}), **solved_meta(result)})
         return result
-    except BaseException as error:  # Ctrl-C, SIGTERM, an error: the caller may say how far the solve got
-        # Written without a journal, a tablebase the disk could not take (full) may be no
-        # database at all, which the next solve would refuse as another file, not rebuild.
-        unwritable = isinstance(error, (sqlite3.Error, OSError))
+    except BaseException:  # Ctrl-C, SIGTERM, an error: the caller may say how far the solve got
         report.tell_last()
         raise
     finally:
@@ -817,8 +813,6 @@ def solve_by_tiers(
             for part in (runner, scratch, writer):
                 if part is not None:
                     part.close()
-            if writer is not None and unwritable:
-                remove_sqlite_file(out)
             if temporary is not None:
                 for leftover in Path(temporary).iterdir():
                     os.remove(leftover)
