@@ -7,6 +7,7 @@ and returns a `CheckedGame`, the resolved model the interpreter compiles. It nev
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from contextlib import contextmanager
 from typing import Iterator, Mapping
 
@@ -19,6 +20,7 @@ from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistake
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
 from gdl.tree_table import tree_mistakes
+from gdl.values import source_text as written_as
 
 KEYWORDS = frozenset(
     "game players symbols param state def result tree let if elif else for in while return "
@@ -222,9 +224,10 @@ class _Checker(Resolver):
             fraction = kind.name == "int" and value.kind.name == "number"
             written = self.source_text(default)
             decimal = f"`param {name} = {written}.0`" if re.fullmatch(r"-?\d+", written) else f"`{written} + 0.0`"
+            shown = f" ({_given_text(value.value)})" if isinstance(value, model.Constant) else ""
             raise GdlParamError(
                 f"parameter `{name}` is {describe(kind)} (default {written}), "
-                f"but {'a decimal or a fraction' if fraction else describe(value.kind)} was given"
+                f"but {'a decimal or a fraction' if fraction else describe(value.kind)}{shown} was given"
                 + (f"; write its default as a decimal ({decimal}) for it to take fractions" if fraction else ""),
                 file=self.source.name,
             )
@@ -448,3 +451,11 @@ def check(program: ast.Program, source: Source, overrides: Mapping[str, object] 
     `overrides` set parameters: Python values (`rows=5`) or expressions parsed from the command line.
     """
     return _Checker(program, source, overrides or {}).run()
+
+
+def _given_text(value: object) -> str:
+    """A parameter's given value as the language writes it; a decimal that is a whole number
+    (`3.0`) with its point, since the point is what made it the wrong kind."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return f"{value.numerator}.0"
+    return written_as(value)

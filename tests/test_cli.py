@@ -195,8 +195,8 @@ def test_p_overrides_a_parameter() -> None:
     ("option", "status", "message"),
     [
         ("pile=3", 1, "games/nim.gdl:18:7: error: the game has no parameter `pile`; did you mean `piles`? (its parameters: piles, misere)"),
-        ("piles=3", 1, "games/nim.gdl:18:7: error: parameter `piles` is a tuple (default (3, 4, 5)), but an integer was given"),
-        ("misere=1", 1, "games/nim.gdl:19:7: error: parameter `misere` is a boolean (default false), but an integer was given"),
+        ("piles=3", 1, "games/nim.gdl:18:7: error: parameter `piles` is a tuple (default (3, 4, 5)), but an integer (3) was given"),
+        ("misere=1", 1, "games/nim.gdl:19:7: error: parameter `misere` is a boolean (default false), but an integer (1) was given"),
         ('piles=(1, "a")', 1, "games/nim.gdl:18:7: error: each item of parameter `piles` must be an integer (default (3, 4, 5)), but one given is a string"),
         ("piles=(1,", 1, "games/nim.gdl:18:7: error: -p piles: `(1,` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),
         ("piles=__import__('os')", 1, "games/nim.gdl:18:7: error: -p piles: `__import__('os')` is not a value written as in the language (e.g. 5, true, (3, 4, 5))"),

@@ -573,17 +573,17 @@ def test_game_params_show_the_values_in_use() -> None:
 @pytest.mark.parametrize(
     ("override", "message"),
     [
-        ({"rows": "5"}, "parameter `rows` is an integer (default 3), but a string was given"),
-        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a decimal or a fraction was given; write "
+        ({"rows": "5"}, "parameter `rows` is an integer (default 3), but a string (\"5\") was given"),
+        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a decimal or a fraction (3/2) was given; write "
                         "its default as a decimal (`param rows = 3.0`) for it to take fractions"),
-        ({"rows": True}, "parameter `rows` is an integer (default 3), but a boolean was given"),
+        ({"rows": True}, "parameter `rows` is an integer (default 3), but a boolean (true) was given"),
         ({"cols": gdl.parse_value("3.0")}, "parameter `cols` is an integer (default rows + 1), but a decimal or a "
-                                           "fraction was given; write its default as a decimal (`rows + 1 + 0.0`) "
+                                           "fraction (3.0) was given; write its default as a decimal (`rows + 1 + 0.0`) "
                                            "for it to take fractions"),
-        ({"piles": 3}, "parameter `piles` is a tuple (default (3, 4)), but an integer was given"),
+        ({"piles": 3}, "parameter `piles` is a tuple (default (3, 4)), but an integer (3) was given"),
         ({"piles": (1, "a")}, "each item of parameter `piles` must be an integer (default (3, 4)), but one given is a string"),
-        ({"fast": 1}, "parameter `fast` is a boolean (default false), but an integer was given"),
-        ({"first": 1}, "parameter `first` is a player (default A), but an integer was given"),
+        ({"fast": 1}, "parameter `fast` is a boolean (default false), but an integer (1) was given"),
+        ({"first": 1}, "parameter `first` is a player (default A), but an integer (1) was given"),
         ({"rows": None}, "a parameter cannot be set to the Python value None"),
         ({"row": 5}, "the game has no parameter `row`; did you mean `rows`? (its parameters: rows, cols, piles, first, fast)"),
         ({"zzz": 5}, "the game has no parameter `zzz` (its parameters: rows, cols, piles, first, fast)"),

@@ -1701,6 +1701,6 @@ def test_a_game_the_workers_cannot_build_is_said_once(tmp_path: Path, capfd: pyt
     game's own error, raised in the main process, rather than a traceback from each worker and
     "a worker process stopped unexpectedly"."""
     game = gdl.load(CONNECT, **TINY_CONNECT)
-    with pytest.raises(gdl.GdlError, match="parameter `rows` is an integer .* but a string was given"):
+    with pytest.raises(gdl.GdlError, match="parameter `rows` is an integer .* but a string \\(\"3\"\\) was given"):
         solve_strong(game, out=tmp_path / "tb.sqlite", workers=2, factory=partial(gdl.load, CONNECT, rows="3"))
     assert "Traceback" not in capfd.readouterr().err
