@@ -219,7 +219,7 @@ def remove_sqlite_file(path: str | Path, side_files_only: bool = False) -> None:
 # by tiers, its workers' part files (NAME.part0, ...), its scratch file (NAME.scratch) and its
 # tiers' graphs (NAME.scratch.tier3, ...), those of NAME.new too, and the journals of the
 # SQLite ones.
-_LEFTOVER = r"\.(?:new\.)?(?P<kind>new|part\d+|scratch|scratch\.tier-?\d+)(-journal)?"
+_LEFTOVER = r"\.(?:new\.)?(?P<kind>new|part\d+|scratch|scratch\.tier-?\d+)(?P<journal>-journal)?"
 _LEFT_BY = {"new": "the tablebase that is to replace it", "part": "a worker's rows",
             "scratch": "the positions waiting", "tier": "a tier's graph"}
 
@@ -259,7 +259,9 @@ def remove_leftovers(out: Path) -> None:
              if (match := pattern.fullmatch(name))]
     for path, match in found:
         what = ("a folder" if path.is_dir() else "a tablebase another solve is writing" if being_written(path)
-                else "a complete tablebase" if _complete_tablebase(path) else None)
+                else "a complete tablebase" if _complete_tablebase(path)
+                else "not a tablebase" if match["kind"] == "new" and not match["journal"] and not _sqlite_or_blank(path)
+                else None)
         if what is not None:
             written = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
             raise TablebaseError(
@@ -267,6 +269,18 @@ def remove_leftovers(out: Path) -> None:
                 f"one is {what}; move it, or name another tablebase")
     for path, _ in found:
         os.remove(path)
+
+
+def _sqlite_or_blank(path: Path) -> bool:
+    """Whether the file at ``path`` begins as an SQLite file does, or holds nothing yet (a solve
+    killed before its first write, or a crash that left zeros): what a solve's own file may be.
+    ``NAME.new`` is a name a person may give a file of theirs, which is kept."""
+    with open(path, "rb") as file:
+        start = file.read(len(_SQLITE_HEADER))
+    return start == _SQLITE_HEADER[:len(start)] or not start.strip(b"\0")
+
+
+_SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def _complete_tablebase(path: Path) -> bool:

@@ -1149,6 +1149,22 @@ def test_a_tablebase_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name
     assert {name: made for name, made in after.items() if name != "again.sqlite.lock"} == before
 
 
+def test_a_file_of_ones_own_named_as_the_new_tablebase_is_kept(tmp_path: Path) -> None:
+    """``again.sqlite.new`` is a name a person may give a file of their own: where it is not
+    an SQLite file (nor empty, nor zeroed), the solve is refused, naming it, and deletes none
+    of the leftovers; a journal of that name is a solve's all the same."""
+    (tmp_path / "again.sqlite.new").write_text("notes on the next version\n")
+    make_leftovers(tmp_path, but="again.sqlite.new")
+    (tmp_path / "again.sqlite.new-journal").write_bytes(b"\xd9\xd5\x05\xf9 not a tablebase either")
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(TablebaseError, match=rf"{re.escape(str(tmp_path / 'again.sqlite.new'))} is in the way: a "
+                                              "solve into again.sqlite writes the tablebase that is to replace it to "
+                                              "a file of that name, and that one is not a tablebase; move it"):
+        solve_to(tmp_path / "again.sqlite", workers=2)
+    after = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.name != "again.sqlite.lock"}
+    assert after == before
+
+
 def test_damaged_leftovers_are_deleted_too(whole_graph: Path, tmp_path: Path) -> None:
     """A leftover damaged by the kill (a tier's graph cut short, a part file cut in half or
     zeroed by a crash of the machine) is still a solve's: the next solve deletes it."""
@@ -1158,6 +1174,8 @@ def test_damaged_leftovers_are_deleted_too(whole_graph: Path, tmp_path: Path) ->
     part = tmp_path / "again.sqlite.part3"
     part.write_bytes(part.read_bytes()[: part.stat().st_size // 2])
     (tmp_path / "again.sqlite.part5").write_bytes(bytes(4096))
+    (tmp_path / "again.sqlite.new").write_bytes(bytes(4096))
+    (tmp_path / "again.sqlite.new-journal").write_bytes(b"\xd9\xd5\x05\xf9 cut short")
     solve_to(tmp_path / "again.sqlite", workers=2)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["again.sqlite"]
     assert table(tmp_path / "again.sqlite") == table(whole_graph)
