@@ -31,8 +31,8 @@ from gdl.tablebase import describe_game
 from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
-    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, check_game,
-    has_tiers, outcome_counts, solve_strong,
+    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, being_written,
+    check_game, has_tiers, outcome_counts, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
@@ -567,6 +567,8 @@ def run_strong(args: argparse.Namespace) -> int:
             say(f"gdl solve: note: {error.message}; `gdl query` will refuse such a position (`gdl play` asks "
                 "for the move's number there)", to=sys.stderr)
     say_unused_options(args, game)
+    if args.out is not None:
+        _say_if_unfinished(args.out)
     memory = None if has_tiers(game) else strong_memory(args)  # tiers hold one tier at a time
     line = StrongProgressLine(draw=sys.stderr.isatty())
     try:
@@ -580,6 +582,20 @@ def run_strong(args: argparse.Namespace) -> int:
         return result
     say(json_text(strong_json(game, result, args.out)) if args.json else strong_text(game, result, args.out))
     return 0
+
+
+def _say_if_unfinished(out: str) -> None:
+    """Say, before a solve into ``out``, that the tablebase there is one whose build did not
+    finish (stopped, killed, or short of disk), which the solve does not resume but begins again."""
+    if not os.path.isfile(out) or being_written(out):  # another solve's: refused by the solve, in its words
+        return
+    try:
+        TablebaseReader(out).close()
+    except IncompleteTablebase:
+        say(f"gdl solve: note: {out} is a tablebase whose build did not finish; it is solved again from the start",
+            to=sys.stderr)
+    except TablebaseError:  # nothing of a tablebase, or a complete one: the solve says what it does with it
+        pass
 
 
 def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:

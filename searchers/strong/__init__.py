@@ -24,14 +24,15 @@ from .solver import (
     outcome_counts, solve_whole, value_text,
 )
 from .tablebase import (
-    IncompleteTablebase, TablebaseError, TablebaseReader, check_replaceable, held_for_writing, put_in_place,
+    IncompleteTablebase, TablebaseError, TablebaseReader, being_written, check_replaceable, held_for_writing, put_in_place,
     remove_leftovers, remove_sqlite_file, written_at,
 )
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "check_game", "check_settings",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game",
+    "check_settings",
     "kept_move", "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "value_text",
 ]

@@ -124,8 +124,29 @@ def check_replaceable(path: str | Path, title: str | None = None) -> None:
         if "format" in meta:
             _check_same_title(path, meta, title)
             return
+        if marked_as_tablebase(path):  # a build killed while SQLite wrote, with no journal: to rebuild
+            return
     raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
                          "name a new file (or a tablebase to rebuild), or remove that one first")
+
+
+# Written in the header of every file a solve makes (SQLite's ``application_id``), which a
+# kill in the middle of a commit leaves whole: the header is one write of the first page, while
+# the rows go in without a journal (``TablebaseWriter._opened``) and may be left torn.
+APPLICATION_ID = int.from_bytes(b"gdlT", "big")
+_APPLICATION_ID_AT = 68  # its place in the header
+
+
+def marked_as_tablebase(path: str | Path) -> bool:
+    """Whether the file at ``path`` is an SQLite file that a solve made (a tablebase, complete
+    or not, or a part of one), readable or not."""
+    try:
+        with open(path, "rb") as file:
+            header = file.read(_APPLICATION_ID_AT + 4)
+    except OSError:
+        return False
+    return (len(header) == _APPLICATION_ID_AT + 4 and header.startswith(_SQLITE_HEADER)
+            and int.from_bytes(header[_APPLICATION_ID_AT:], "big") == APPLICATION_ID)
 
 
 def _check_same_title(path: Path, meta: dict[str, str], title: str | None) -> None:
@@ -308,8 +329,9 @@ class TablebaseWriter:
         remove_sqlite_file(self.path)
         self.connection = self._opened(self.path)
         self.connection.executescript(
-            """
+            f"""
             PRAGMA page_size = 16384;
+            PRAGMA application_id = {APPLICATION_ID};
             CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE positions (
                 key BLOB PRIMARY KEY, value NOT NULL, remoteness INTEGER, best INTEGER
@@ -473,6 +495,10 @@ class TablebaseReader:
         try:
             meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
         except (sqlite3.Error, ValueError) as error:
+            if marked_as_tablebase(self.path):
+                raise IncompleteTablebase(
+                    f"a tablebase left damaged ({error}): its build was killed while it wrote, most likely; "
+                    "solve the game into it again to rebuild it") from None
             raise TablebaseError(f"not a gdl tablebase ({error})") from None
         if meta.get("format") != FORMAT:
             raise TablebaseError(

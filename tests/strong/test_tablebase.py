@@ -611,6 +611,52 @@ def test_a_solve_by_tiers_that_fills_the_disk_leaves_no_file(capsys: pytest.Capt
     assert gdl.Tablebase(path).meta["positions"] == 5478
 
 
+def torn(path: Path) -> None:
+    """Tear the file at ``path`` as a kill in the middle of a commit without a journal may: the
+    header whole (one write of the first page), every page after it junk."""
+    data = path.read_bytes()
+    page = int.from_bytes(data[16:18], "big")
+    path.write_bytes(data[:page] + b"\xff" * (len(data) - page))
+
+
+def test_a_tablebase_torn_by_a_kill_is_refused_as_incomplete_and_rebuilt(
+        capsys: pytest.CaptureFixture[str], tictactoe_db: Path, tmp_path: Path) -> None:
+    """A solve killed while SQLite writes its rows (which go in without a journal) may leave the
+    file torn, unreadable as SQLite: the header marks it a solve's, so query and the Python API
+    say it was left damaged and is to be solved again, and the next solve rebuilds it (5,478
+    positions) and says it begins again; an SQLite file torn alike that no solve made is still
+    refused, left as it was."""
+    import shutil
+
+    path = tmp_path / "torn.sqlite"
+    shutil.copy(tictactoe_db, path)
+    torn(path)
+    with pytest.raises(sqlite3.DatabaseError, match="malformed"):
+        sqlite3.connect(path).execute("SELECT * FROM meta").fetchall()
+    status, out, err = run(capsys, "query", str(path))
+    assert (status, out) == (1, "")
+    assert err == (f"{path}: error: a tablebase left damaged (database disk image is malformed): its build was killed "
+                   "while it wrote, most likely; solve the game into it again to rebuild it\n")
+    with pytest.raises(gdl.GdlTablebaseError, match="left damaged"):
+        gdl.Tablebase(path)
+    status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
+    assert status == 0 and "5,478 reachable" in out
+    assert err == f"gdl solve: note: {path} is a tablebase whose build did not finish; it is solved again from the start\n"
+    assert gdl.Tablebase(path).meta["positions"] == 5478
+    assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))[2] == ""  # complete: nothing to say
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.executescript("CREATE TABLE notes (line TEXT); INSERT INTO notes VALUES ('kept');")
+    connection.close()
+    other.write_bytes(other.read_bytes() + bytes(4096))  # a second page, to tear
+    torn(other)
+    before = other.read_bytes()
+    status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(other))
+    assert (status, out) == (2, "") and f"{other} is not a tablebase, so a tablebase is not written over it" in err
+    assert other.read_bytes() == before
+
+
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     """--out naming the game file itself (or any file but a tablebase, or a folder) is refused
