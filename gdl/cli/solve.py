@@ -288,11 +288,12 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--strong", action="store_true",
                        help="solve every position reachable from the start: value, remoteness and best move")
     group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
-    group.add_argument("--workers", type=int, default=1, metavar="N",
-                       help=f"expand positions in N processes (for a game that declares a `tier`; at most {_WORKERS_A_CORE} a core)")
+    group.add_argument("--workers", type=int, metavar="N",
+                       help=f"expand positions in N processes (for a game that declares a `tier`; at most {_WORKERS_A_CORE} "
+                       "a core; default 1, this process alone)")
     group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
                        "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
-    group.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE, metavar="X",
+    group.add_argument("--tolerance", type=float, metavar="X",
                        help=f"where dice repeat positions, iterate values until each cycle's are known within X (default {DEFAULT_TOLERANCE:g})")
 
 
@@ -306,14 +307,17 @@ def check_strong_options(args: argparse.Namespace) -> None:
     --tolerance) asks for one, and refuse options that make no sense with it."""
     if args.out is not None and not args.out.strip():
         raise UsageError("--out needs a file name")
+    # Given at all, even as its default (`--workers 1`), an option of a strong solve asks for one.
+    strong_only = [option for option, value in (
+        ("--out", args.out), ("--workers", args.workers), ("--ray", args.ray), ("--tolerance", args.tolerance))
+        if value is not None]
+    args.workers = 1 if args.workers is None else args.workers
+    args.tolerance = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
     if args.strong:
         asked = "--strong solves every position to the end"
-    else:  # an option of a strong solve alone asks for one
-        strong_only = [option for option, given in (
-            ("--out", args.out is not None), ("--workers", args.workers != 1), ("--ray", args.ray is not None),
-            ("--tolerance", args.tolerance != DEFAULT_TOLERANCE)) if given]
-        if not strong_only:
-            return
+    elif not strong_only:
+        return
+    else:
         args.strong = True
         asked = f"{strong_only[0]} is for a solve of every position to the end (as --strong)"
     for option, given in (("--depth", args.depth is not None), ("--time", args.time is not None),

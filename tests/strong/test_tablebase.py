@@ -810,12 +810,14 @@ def test_strong_options_that_make_no_sense_are_refused(capsys: pytest.CaptureFix
     assert run(capsys, "solve", TICTACTOE, *args) == (2, "", f"gdl solve: error: {message}\n")
 
 
-@pytest.mark.parametrize("option", [["--out", "ttt.sqlite"], ["--workers", "2"], ["--tolerance", "1e-9"]])
+@pytest.mark.parametrize("option", [["--out", "ttt.sqlite"], ["--workers", "2"], ["--tolerance", "1e-9"],
+                                    ["--workers", "1"], ["--tolerance", "1e-12"]])  # the defaults, given
 def test_an_option_of_a_strong_solve_asks_for_one_by_itself(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             option: list[str]) -> None:
     """`gdl solve FILE --out DB` was refused ("--out needs --strong"): it solves every position,
     5,478 for tic-tac-toe (counted by a walk in test_solve_strong_json_has_the_documented_keys),
-    as --strong does."""
+    as --strong does; so does an option given its default value (`--workers 1` was taken as not
+    given, and alpha-beta ran)."""
     if option[0] == "--out":
         option = ["--out", str(tmp_path / option[1])]
     status, out, _ = run(capsys, "solve", TICTACTOE, *option, "--json")
