@@ -657,6 +657,8 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
         "to_move": result.to_move,
         "best_move": None if result.best_move is None else move_text(game, result.best_move),
         "principal_variation": [move_text(game, move) for move in result.principal_variation],
+        # Lines stop at the strong solver's length limit, where a game goes on for longer.
+        "principal_variation_cut": line_stop(game, result.principal_variation) == "cut",
         "remoteness": result.remoteness,
         "max_remoteness": result.max_remoteness,
         "move_values": {name: json_number(value) for name, value in move_values.items()},
@@ -692,7 +694,8 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     if result.best_move is not None:
         lines.append(f"best move for {result.to_move}: {move_text(game, result.best_move)}" + _plies(result.remoteness))
         line = line_text(game, list(result.principal_variation))
-        end = line_end(game, result.principal_variation, "and on: the line is cut there")
+        end = line_end(game, result.principal_variation,
+                       f"the line is cut there, after {len(result.principal_variation):,} moves; the game goes on")
         lines.append(f"principal variation: {line}{end}")
     elif result.to_move is None and result.move_values:
         lines.append("the initial state is a chance node")
@@ -746,6 +749,13 @@ _MOVES_SHOWN = 30  # the most of the start's moves listed in the text
 def line_end(game: Any, line: list[Any] | tuple[Any, ...], cut: str) -> str:
     """Where a principal variation stops, if not at the end of the game: where the dice move,
     where a position comes back, else (``cut``) where the search looked no further."""
+    stop = line_stop(game, line)
+    return {"end": "", "dice": " (then the dice)", "repetition": " (then a position comes back)"}.get(stop, f" ({cut})")
+
+
+def line_stop(game: Any, line: list[Any] | tuple[Any, ...]) -> str:
+    """Why a line of play from the start stops: "end" (the game is over), "dice" (they move
+    next), "repetition" (a position met before comes back), or "cut" (the game goes on)."""
     position = position_of(game) or (lambda state: state)
     state = game.initial_state()
     met = {position(state)}
@@ -753,12 +763,12 @@ def line_end(game: Any, line: list[Any] | tuple[Any, ...], cut: str) -> str:
         state = game.result(state, move)
         met.add(position(state))
     if game.is_terminal(state):
-        return ""
+        return "end"
     if _has_chance(game) and game.is_chance(state):
-        return " (then the dice)"
+        return "dice"
     if len(met) <= len(line):  # the last position is one met before
-        return " (then a position comes back)"
-    return f" ({cut})"
+        return "repetition"
+    return "cut"
 
 
 def _plies(remoteness: int | None) -> str:

@@ -73,6 +73,26 @@ def test_solve_strong_json_has_the_documented_keys(capsys: pytest.CaptureFixture
     assert answer["stats"]["tiers"] == 10 and answer["stats"]["write_seconds"] is None
 
 
+def test_a_line_longer_than_the_limit_is_said_to_be_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    """Subtraction from 15,002 stones (take 1 or 2): the first player takes 2, then each round
+    the loser takes 1 and the winner 2, 15,000 stones in 10,000 plies, 10,001 in all. The
+    principal variation stops at 10,000 moves, and says so: `principal_variation_cut` in the
+    JSON (false where the line ends), "the game goes on" in the text (which gave the line's
+    moves, then "and on: the line is cut there")."""
+    subtraction = str(ROOT / "games" / "subtraction.gdl")
+    status, out, _ = run(capsys, "solve", subtraction, "-p", "stones=15002", "--strong", "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["value"] == 1 and answer["remoteness"] == 1 + 15_000 // 3 * 2
+    assert answer["principal_variation"] == ["2"] + ["1", "2"] * 4999 + ["1"]
+    assert answer["principal_variation_cut"] is True
+    status, out, _ = run(capsys, "solve", subtraction, "-p", "stones=15002", "--strong")
+    assert "(10,000 moves in all; --json lists them) (the line is cut there, after 10,000 moves; the game goes on)" in out
+    status, out, _ = run(capsys, "solve", subtraction, "-p", "stones=14", "--strong", "--json")
+    answer = json.loads(out)
+    assert len(answer["principal_variation"]) == answer["remoteness"] == 1 + 12 // 3 * 2
+    assert answer["principal_variation_cut"] is False
+
+
 def test_a_solve_in_memory_times_its_writing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Without tiers the tablebase is written after the solve: its time is part of the whole."""
     game = str(ROOT / "games" / "subtraction.gdl")
