@@ -320,7 +320,13 @@ def _how_they_differ(game: Game, first: State, second: State, position: Callable
         return "one is finished and the other not" if "terminal" in (mine[0], theirs[0]) else "another player moves"
     if mine[0] == "terminal":
         return "they score differently"
-    if mine[1] != theirs[1] and mine[0] != "chance":
+    if mine[0] == "chance":
+        if [outcome for outcome, _, _ in mine[1]] != [outcome for outcome, _, _ in theirs[1]]:
+            return "the dice have different outcomes"
+        if [odds for _, odds, _ in mine[1]] != [odds for _, odds, _ in theirs[1]]:
+            return "the dice fall with different odds"
+        return "the same outcome of the dice leads to different positions"
+    if mine[1] != theirs[1]:
         if sorted(map(repr, mine[1])) == sorted(map(repr, theirs[1])):  # a move is known by its index
             return "they list the same moves in another order"
         return "they have different moves"

@@ -327,3 +327,49 @@ def test_the_check_of_merged_states_names_a_state_without_moves() -> None:
         protocol.check_merge(game, first, second, Random(0))  # type: ignore[arg-type]
     with pytest.raises(SearchError, match="is not terminal but has no legal moves"):
         solve_strong(game)  # type: ignore[arg-type]
+
+
+LOADED = """
+game "Loaded"
+players P, Q
+symbols loaded, fair
+state:
+    hidden = 0          # left out of the position: set by the first move, read by the dice
+    rolling = false
+    mover = P
+    n = 0
+    won = 0
+to_move = chance if rolling else mover
+moves = [loaded, fair] if n == 0 else [fair]
+result(m):
+    if rolling:
+        rolling = false
+        won = 1 if m >= 1 else -1
+    else:
+        if m == loaded:
+            hidden = 1
+        n += 1
+        mover = other(mover)
+        rolling = n == 2
+terminal = won != 0
+utility = won
+position = (rolling, mover, n, won)
+"""
+
+
+@pytest.mark.parametrize("outcomes, said", [
+    ("[(1, 9/10), (0, 1/10)] if hidden == 1 else [(1, 1/10), (0, 9/10)]", "the dice fall with different odds"),
+    ("[(1, 1/2), (0, 1/2)] if hidden == 1 else [(2, 1/2), (0, 1/2)]", "the dice have different outcomes"),
+])
+def test_states_of_one_position_whose_dice_differ_are_caught_so(outcomes: str, said: str) -> None:
+    """P's first move, loaded or fair, sets a field the position leaves out, and the dice read
+    it: after loaded then fair, and fair then fair, the states are one position whose dice
+    differ, in their odds or in their outcomes; the strong solver says which (it said "the
+    same move leads to different positions", of dice whose every outcome leads to the same)."""
+    game = gdl.loads(LOADED + f"outcomes = {outcomes}\n")
+    first, second = played(game, "loaded", "fair"), played(game, "fair", "fair")
+    assert game.position(first) == game.position(second) and first != second
+    with pytest.raises(GdlError, match=f"one position, but {said}:"):
+        protocol.check_same_position(game, first, second, game.position)
+    with pytest.raises(GdlError, match=f"one position, but {said}:"):
+        solve_strong(game)
