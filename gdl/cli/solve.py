@@ -614,6 +614,8 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
     except TablebaseError as error:  # no file at all (or one that never became a tablebase)
         if os.path.lexists(out) and _file_identity(out) != before:
             return f"; {out} is left unreadable ({error}): remove it before solving again"
+        if not os.path.lexists(out) and before is not None:  # a failed solve deletes its tablebase
+            return f"; {out} is deleted: a solve that fails leaves no tablebase"
         return f"; nothing was written to {out}"
     if _file_identity(out) != before:
         return f"; {out} is complete all the same: the solve had written it when it was stopped"

@@ -63,7 +63,8 @@ def solve_strong(
     work, and a complete tablebase there (of this game with other parameters, say) is replaced
     only by a complete one: the new one is written beside it, at ``out.new``, until then.
     ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
-    (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so.
+    (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so; a solve that
+    fails deletes its tablebase.
     """
     check_settings(tolerance, workers)  # a mistake of the call, whether the game has tiers or not
     with ExitStack() as held, without_collections():
@@ -77,9 +78,10 @@ def solve_strong(
             held.enter_context(held_for_writing(written))
         try:
             return _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
-        except (sqlite3.Error, OSError):
-            # Written without a journal, a tablebase the disk could not take (full) may be no
-            # database at all, which the next solve would refuse as another file, not rebuild.
+        except Exception:
+            # A solve that failed (the game's error, a full disk, a worker gone) leaves nothing
+            # to resume nor to read: deleted.  A stop (KeyboardInterrupt, not an Exception)
+            # leaves its tablebase, which says it is incomplete.
             remove_sqlite_file(written)
             raise
         finally:

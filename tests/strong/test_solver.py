@@ -932,7 +932,8 @@ def test_gdl_solve_strong_prints_the_principal_variation_and_where_it_stops(caps
 
     monkeypatch.setattr(solver, "_LINE_LIMIT", 3)  # a line past the most kept
     assert main(["solve", "games/tictactoe.gdl", "--strong"]) == 0
-    assert "\nprincipal variation: (0, 0), (1, 1), (0, 1) (and on: the line is cut there)\n" in capsys.readouterr().out
+    assert ("\nprincipal variation: (0, 0), (1, 1), (0, 1) (the line is cut there, after 3 moves; the game goes on)\n"
+            in capsys.readouterr().out)
 
 
 HUGE = """game "Huge"

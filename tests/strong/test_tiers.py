@@ -549,13 +549,16 @@ tier = pile
 def test_a_move_into_a_lower_tier_is_an_error_at_tier(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                       workers: int) -> None:
     """`tier = pile` falls with every move: the solve stops at the `tier` line, with the state,
-    whether the move was made here or in a worker."""
+    whether the move was made here or in a worker, and leaves no tablebase (it left one
+    refused as incomplete, and said nothing of it)."""
     path = tmp_path / "falling.gdl"
     path.write_text(FALLING)
-    assert main(["solve", str(path), "--strong", "--workers", str(workers)]) == 1
+    out = tmp_path / "falling.sqlite"
+    assert main(["solve", str(path), "--strong", "--workers", str(workers), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"{path}:13:1: error: the move 1 goes from tier 5 down to tier 4: no move may lower `tier`" in err
     assert "    tier = pile\n    ^\nin the state:\n    pile = 5\n    mover = A" in err
+    assert sorted(tmp_path.iterdir()) == [path]
 
 
 DICE_FALLING = """\
@@ -1701,8 +1704,9 @@ def test_the_cyclic_collector_is_off_while_a_strong_solve_runs(monkeypatch: pyte
 
 def test_a_worker_gone_is_said_with_the_tablebase_left(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker process that dies (killed, out of memory) stops `gdl solve` with a word why and
-    of the tablebase it leaves, refused until solved again (exit status 2)."""
+    """A worker process that dies (killed, out of memory) stops `gdl solve` with a word why
+    (exit status 2), and leaves no tablebase (it left one refused until solved again); one
+    whose build had not finished, there before, is deleted, and said to be."""
     import searchers.strong.workers as workers_module
 
     monkeypatch.setattr(workers_module, "expand_states", lambda *args, **options: os._exit(9))  # the workers are forked
@@ -1711,7 +1715,15 @@ def test_a_worker_gone_is_said_with_the_tablebase_left(capsys: pytest.CaptureFix
                    "--workers", "2", "--out", str(out)])
     assert (status, capsys.readouterr().err) == (
         2, "gdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by "
-           f"an error of its own, printed above; {out} is left incomplete and will be refused until solved again\n")
+           "an error of its own, printed above\n")
+    assert not out.exists()
+    out.write_bytes(b"")  # an empty file, to write the tablebase into
+    status = main(["solve", CONNECT, *[f"-p{name}={value}" for name, value in TINY_CONNECT.items()], "--strong",
+                   "--workers", "2", "--out", str(out)])
+    assert (status, capsys.readouterr().err) == (
+        2, "gdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by "
+           f"an error of its own, printed above; {out} is deleted: a solve that fails leaves no tablebase\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
 
 
 def test_a_game_the_workers_cannot_build_is_said_once(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
