@@ -187,6 +187,10 @@ class Tablebase:
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key
 
+        fields = len(self.game.initial_state())
+        if not isinstance(state, tuple) or len(state) != fields:  # not for the tablebase to be blamed
+            raise TypeError(f"a state of {self.game.title} is wanted (a tuple of its {fields} fields, as "
+                            f"game.initial_state() and game.result() give), not {_shown(state)}")
         try:
             found = self.reader.get(stable_key(state if self._position is None else self._position(state)))
         except TablebaseError as error:
@@ -246,3 +250,9 @@ class Tablebase:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _shown(value: Any) -> str:
+    """A value a caller gave, quoted for an error, cut short where it is long."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -7,6 +7,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -102,6 +103,24 @@ def test_a_solve_in_memory_times_its_writing(capsys: pytest.CaptureFixture[str],
     assert 0 < stats["write_seconds"] <= stats["seconds"]
     status, out, _ = run(capsys, "solve", game, "--strong", "--json")
     assert status == 0 and json.loads(out)["stats"]["write_seconds"] == 0  # nothing written
+
+
+@pytest.mark.parametrize("given, shown", [
+    (None, "None"), (5, "5"), ("(1, 1)", "'(1, 1)'"), ((1, 2, 3), "(1, 2, 3)"),
+])
+def test_the_python_api_says_what_is_no_state(tictactoe_db: Path, given: Any, shown: str) -> None:
+    """What is no state of the game (no tuple of its fields) is a TypeError that says what is
+    wanted; it was called a position missing from the tablebase, "or the tablebase is
+    damaged". A state of the game loaded again from its file is looked up (value 0 after the
+    centre, a draw, by the recursion of test_every_position_reads_back_through_the_python_api)."""
+    base = gdl.Tablebase(tictactoe_db)
+    for ask in (base.value, base.remoteness, base.best_move):
+        with pytest.raises(TypeError, match=re.escape(
+                "a state of Tic-tac-toe is wanted (a tuple of its 2 fields, as game.initial_state() and "
+                f"game.result() give), not {shown}")):
+            ask(given)
+    again = gdl.load(TICTACTOE)
+    assert base.value(again.result(again.initial_state(), (1, 1))) == 0
 
 
 def test_every_position_reads_back_through_the_python_api(tictactoe_db: Path) -> None:
