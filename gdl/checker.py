@@ -7,8 +7,8 @@ and returns a `CheckedGame`, the resolved model the interpreter compiles. It nev
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Iterator, Mapping
 
 from gdl import ast, model
@@ -454,8 +454,28 @@ def check(program: ast.Program, source: Source, overrides: Mapping[str, object] 
 
 
 def _given_text(value: object) -> str:
-    """A parameter's given value as the language writes it; a decimal that is a whole number
-    (`3.0`) with its point, since the point is what made it the wrong kind."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return f"{value.numerator}.0"
-    return written_as(value)
+    """A parameter's given value as the language writes it, cut short where long; a decimal as
+    a decimal (`3.5`, `3.0`: its point is what made it the wrong kind), not as the fraction
+    it is kept as."""
+    text = _decimal_text(value) if isinstance(value, Fraction) else None
+    text = text or written_as(value)
+    return text if len(text) <= _GIVEN_SHOWN else text[:_GIVEN_SHOWN - 3] + "..."
+
+
+_GIVEN_SHOWN = 40  # characters of a given value an error quotes
+
+
+def _decimal_text(value: Fraction) -> str | None:
+    """``value`` written with a decimal point, where a finite decimal is it (its denominator
+    has no prime factor but 2 and 5); else None."""
+    rest, powers = value.denominator, {2: 0, 5: 0}
+    for prime in powers:
+        while rest % prime == 0:
+            rest //= prime
+            powers[prime] += 1
+    places = max(powers.values())
+    if rest != 1 or places > _GIVEN_SHOWN:
+        return None
+    digits = str(abs(value.numerator) * 10 ** places // value.denominator).rjust(places + 1, "0")
+    whole, point = digits[:len(digits) - places], digits[len(digits) - places:] or "0"
+    return ("-" if value < 0 else "") + whole + "." + point

@@ -189,7 +189,8 @@ class Tablebase:
 
         fields = len(self.game.initial_state())
         if not isinstance(state, tuple) or len(state) != fields:  # not for the tablebase to be blamed
-            raise TypeError(f"a state of {self.game.title} is wanted (a tuple of its {fields} fields, as "
+            raise TypeError(f"a state of {self.game.title} is wanted (a tuple of its {fields} "
+                            f"field{'s' if fields != 1 else ''}, as "
                             f"game.initial_state() and game.result() give), not {_shown(state)}")
         try:
             found = self.reader.get(stable_key(state if self._position is None else self._position(state)))

@@ -291,7 +291,9 @@ def behaviour(game: Game, state: State, position: Callable[[State], Hashable]) -
         return ("terminal", game.utility(state, game.players[0]))
     if has_chance(game) and game.is_chance(state):
         outcomes = game.chance_outcomes(state)
-        return ("chance", tuple((o, p, position(game.result(state, o))) for o, p in outcomes))
+        # In any order: the dice's value is their average, and no outcome is kept by its place.
+        return ("chance", tuple(sorted(((o, p, position(game.result(state, o))) for o, p in outcomes),
+                                       key=lambda throw: repr(throw[0]))))
     moves = tuple(game.actions(state))
     return (game.to_move(state), moves, tuple(position(game.result(state, m)) for m in moves))
 

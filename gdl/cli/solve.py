@@ -32,7 +32,7 @@ from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
     DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, being_written,
-    check_game, has_tiers, outcome_counts, solve_strong,
+    check_game, file_identity, has_tiers, outcome_counts, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
@@ -304,7 +304,8 @@ _WORKERS_A_CORE = 4
 
 def check_strong_options(args: argparse.Namespace) -> None:
     """Turn --strong on where an option of a strong solve alone (--out, --workers, --ray,
-    --tolerance) asks for one, and refuse options that make no sense with it."""
+    --tolerance) asks for one, given at all, and refuse options that make no sense with it;
+    --workers and --tolerance not given take their defaults here."""
     if args.out is not None and not args.out.strip():
         raise UsageError("--out needs a file name")
     # Given at all, even as its default (`--workers 1`), an option of a strong solve asks for one.
@@ -526,13 +527,13 @@ def solve_reporting_stops(game: Any, line: StrongProgressLine, after_stop: str =
     failures as usage errors, and a stop (Ctrl-C or SIGTERM) said in words, ``after_stop``
     last: the result, or the exit status of the stop."""
     out = options.get("out")
-    before = None if out is None else _file_identity(out)
+    before = None if out is None else file_identity(out)
     options.setdefault("progress", line)
     try:
         with terminate_as_interrupt():
             return solve_strong(game, **options)
     except SearchError as error:  # a worker process gone, say: what became of the tablebase, if anything did
-        left = _left_behind(out, before) if out is not None and _file_identity(out) != before else ""
+        left = _left_behind(out, before) if out is not None and file_identity(out) != before else ""
         raise refused(error, left) from None
     except TablebaseError as error:
         raise UsageError(str(error)) from None
@@ -596,15 +597,15 @@ def _say_if_unfinished(out: str) -> None:
     try:
         TablebaseReader(out).close()
     except IncompleteTablebase:
-        say(f"gdl solve: note: {out} is a tablebase whose build did not finish; it is solved again from the start",
-            to=sys.stderr)
+        say(f"gdl solve: note: {out} is a tablebase whose build did not finish; a solve does not resume it, but "
+            "begins again", to=sys.stderr)
     except TablebaseError:  # nothing of a tablebase, or a complete one: the solve says what it does with it
         pass
 
 
 def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
     """What a stopped solve left at ``out``, for its last words, given the file there before
-    it (``_file_identity``): a solve in memory writes the tablebase only at its end, so before
+    it (``file_identity``): a solve in memory writes the tablebase only at its end, so before
     that nothing is there, or the tablebase of an earlier solve, whole; a stop that comes as a
     solve ends may leave its tablebase whole."""
     try:
@@ -612,12 +613,12 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
     except IncompleteTablebase:
         return f"; {out} is left incomplete and will be refused until solved again"
     except TablebaseError as error:  # no file at all (or one that never became a tablebase)
-        if os.path.lexists(out) and _file_identity(out) != before:
+        if os.path.lexists(out) and file_identity(out) != before:
             return f"; {out} is left unreadable ({error}): remove it before solving again"
         if not os.path.lexists(out) and before is not None:  # a failed solve deletes its tablebase
             return f"; {out} is deleted: a solve that fails leaves no tablebase"
         return f"; nothing was written to {out}"
-    if _file_identity(out) != before:
+    if file_identity(out) != before:
         return f"; {out} is complete all the same: the solve had written it when it was stopped"
     return f"; {out} is as it was before"
 
@@ -625,16 +626,6 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
 def _disk_full(error: Exception) -> bool:
     """Whether ``error`` says the disk is full (the system's or SQLite's words)."""
     return getattr(error, "errno", None) == errno.ENOSPC or getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
-
-
-def _file_identity(path: str) -> tuple[int, int, int] | None:
-    """The file at ``path`` as its inode, size and time of change (another file, or the same
-    written again, differs), or None where there is none."""
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, Any]:

@@ -24,15 +24,15 @@ from .solver import (
     outcome_counts, solve_whole, value_text,
 )
 from .tablebase import (
-    IncompleteTablebase, TablebaseError, TablebaseReader, being_written, check_replaceable, held_for_writing, put_in_place,
-    remove_leftovers, remove_sqlite_file, written_at,
+    IncompleteTablebase, TablebaseError, TablebaseReader, being_written, check_replaceable, file_identity,
+    held_for_writing, put_in_place, remove_leftovers, remove_sqlite_file, written_at,
 )
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
     "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game",
-    "check_settings",
+    "check_settings", "file_identity",
     "kept_move", "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "value_text",
 ]
@@ -64,7 +64,7 @@ def solve_strong(
     only by a complete one: the new one is written beside it, at ``out.new``, until then.
     ``progress`` is called about four times a second with a ``StrongProgress``; Ctrl-C
     (KeyboardInterrupt) stops the solve, and a tablebase left unfinished says so; a solve that
-    fails deletes its tablebase.
+    fails deletes the tablebase it began writing.
     """
     check_settings(tolerance, workers)  # a mistake of the call, whether the game has tiers or not
     with ExitStack() as held, without_collections():
@@ -76,13 +76,17 @@ def solve_strong(
         written = written_at(Path(out))
         if written != Path(out):  # a solve into that name would delete this one's files
             held.enter_context(held_for_writing(written))
+        before = file_identity(written)
         try:
             return _solve(game, tolerance, progress, written, meta, workers, ray, factory, tiers)
         except Exception:
             # A solve that failed (the game's error, a full disk, a worker gone) leaves nothing
-            # to resume nor to read: deleted.  A stop (KeyboardInterrupt, not an Exception)
-            # leaves its tablebase, which says it is incomplete.
-            remove_sqlite_file(written)
+            # to resume nor to read in the file it began: deleted; a file it had not begun yet
+            # (a runner that could not start, a solve in memory that had not come to write)
+            # is left as it was.  A stop (KeyboardInterrupt, not an Exception) leaves its
+            # tablebase, which says it is incomplete.
+            if file_identity(written) != before:
+                remove_sqlite_file(written)
             raise
         finally:
             # Complete or not as the file says: a stop held back while the solve cleaned up

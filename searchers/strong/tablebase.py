@@ -135,6 +135,7 @@ def check_replaceable(path: str | Path, title: str | None = None) -> None:
 # the rows go in without a journal (``TablebaseWriter._opened``) and may be left torn.
 APPLICATION_ID = int.from_bytes(b"gdlT", "big")
 _APPLICATION_ID_AT = 68  # its place in the header
+_SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite file begins
 
 
 def marked_as_tablebase(path: str | Path) -> bool:
@@ -226,6 +227,16 @@ def being_written(path: str | Path) -> bool:
 _SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
+def file_identity(path: str | Path) -> tuple[int, int, int] | None:
+    """The file at ``path`` as its inode, size and time of change (another file, or the same
+    written again, differs), or None where there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
 def remove_sqlite_file(path: str | Path, side_files_only: bool = False) -> None:
     """Remove the SQLite file at ``path`` (unless ``side_files_only``) and the files SQLite
     keeps beside it, where they are: a tablebase, a part file of a worker, the scratch file of
@@ -281,7 +292,7 @@ def remove_leftovers(out: Path) -> None:
     for path, match in found:
         what = ("a folder" if path.is_dir() else "a tablebase another solve is writing" if being_written(path)
                 else "a complete tablebase" if _complete_tablebase(path)
-                else "not a tablebase" if match["kind"] == "new" and not match["journal"] and not _sqlite_or_blank(path)
+                else "not a tablebase" if match["kind"] == "new" and not match["journal"] and not _made_by_a_solve(path)
                 else None)
         if what is not None:
             written = _LEFT_BY[match["kind"].split(".")[-1].rstrip("-0123456789")]
@@ -292,32 +303,38 @@ def remove_leftovers(out: Path) -> None:
         os.remove(path)
 
 
-def _sqlite_or_blank(path: Path) -> bool:
-    """Whether the file at ``path`` begins as an SQLite file does, or holds nothing yet (a solve
-    killed before its first write, or a crash that left zeros): what a solve's own file may be.
-    ``NAME.new`` is a name a person may give a file of theirs, which is kept."""
+def _made_by_a_solve(path: Path) -> bool:
+    """Whether the file at ``path`` may be a solve's own: marked so in its header (or a
+    tablebase of a gdl from before the mark), or holding nothing yet (a solve killed before its
+    first write, or a crash that left zeros). ``NAME.new`` is a name a person may give a file
+    of theirs, which is kept."""
     with open(path, "rb") as file:
-        start = file.read(len(_SQLITE_HEADER))
-    return start == _SQLITE_HEADER[:len(start)] or not start.strip(b"\0")
+        start = file.read(_BLANK_LOOKED_AT)
+    return not start.strip(b"\0") or marked_as_tablebase(path) or _meta_text(path, "format") is not None
 
 
-_SQLITE_HEADER = b"SQLite format 3\0"
+_BLANK_LOOKED_AT = 1 << 16  # the bytes read of a file that may be blank: a file of zeros is only read this far
 
 
 def _complete_tablebase(path: Path) -> bool:
     """Whether the file at ``path`` is a complete tablebase (a solve's part file never is)."""
+    return _meta_text(path, "complete") == "true"
+
+
+def _meta_text(path: Path, name: str) -> str | None:
+    """The metadata ``name`` of the tablebase at ``path`` as stored; None where the file has no
+    such row, or is no tablebase (not SQLite, damaged, or without a meta table)."""
     try:
         # Immutable: a journal left beside it is not read (nor rolled back, which read-only
         # it could not be).
         connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
         try:
-            query = "SELECT value FROM meta WHERE name = 'complete'"
-            found: tuple[str, ...] | None = connection.execute(query).fetchone()
+            found: tuple[str] | None = connection.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
         finally:
             connection.close()
-    except sqlite3.Error:  # not SQLite, damaged, or without a meta table: no tablebase
-        return False
-    return bool(found == ("true",))
+    except sqlite3.Error:
+        return None
+    return None if found is None else str(found[0])
 
 
 class TablebaseWriter:
@@ -467,6 +484,16 @@ class TablebaseWriter:
         self.parts = {}
 
 
+_BEING_WRITTEN = "a solve is writing this tablebase now: read it once the solve has ended"
+
+
+def _torn(error: Exception) -> bool:
+    """Whether SQLite's ``error`` says the file is not sound (malformed, or no database at
+    all), as a kill in the middle of a commit without a journal may leave it; not a lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)  # the primary code
+
+
 class TablebaseReader:
     """Reads a complete tablebase: its metadata and its rows by key."""
 
@@ -495,7 +522,9 @@ class TablebaseReader:
         try:
             meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
         except (sqlite3.Error, ValueError) as error:
-            if marked_as_tablebase(self.path):
+            if being_written(self.path):  # locked by the solve, or read between its writes
+                raise IncompleteTablebase(_BEING_WRITTEN) from None
+            if _torn(error) and marked_as_tablebase(self.path):
                 raise IncompleteTablebase(
                     f"a tablebase left damaged ({error}): its build was killed while it wrote, most likely; "
                     "solve the game into it again to rebuild it") from None
@@ -506,7 +535,7 @@ class TablebaseReader:
                 f"format {FORMAT}); solve the game again with this gdl to rebuild it")
         if meta.get("complete") is not True:
             if being_written(self.path):
-                raise IncompleteTablebase("a solve is writing this tablebase now: read it once the solve has ended")
+                raise IncompleteTablebase(_BEING_WRITTEN)
             raise IncompleteTablebase(
                 "this tablebase is incomplete: its build stopped or failed before the end; "
                 "solve the game again to rebuild it"

@@ -574,9 +574,13 @@ def test_game_params_show_the_values_in_use() -> None:
     ("override", "message"),
     [
         ({"rows": "5"}, "parameter `rows` is an integer (default 3), but a string (\"5\") was given"),
-        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a decimal or a fraction (3/2) was given; write "
+        ({"rows": 1.5}, "parameter `rows` is an integer (default 3), but a decimal or a fraction (1.5) was given; write "
                         "its default as a decimal (`param rows = 3.0`) for it to take fractions"),
         ({"rows": True}, "parameter `rows` is an integer (default 3), but a boolean (true) was given"),
+        ({"rows": F(1, 3)}, "parameter `rows` is an integer (default 3), but a decimal or a fraction (1/3) was "
+                                   "given; write its default as a decimal (`param rows = 3.0`) for it to take fractions"),
+        ({"rows": "ab" * 30}, "parameter `rows` is an integer (default 3), but a string "
+                              f"(\"{'ab' * 18}...) was given"),
         ({"cols": gdl.parse_value("3.0")}, "parameter `cols` is an integer (default rows + 1), but a decimal or a "
                                            "fraction (3.0) was given; write its default as a decimal (`rows + 1 + 0.0`) "
                                            "for it to take fractions"),

@@ -373,3 +373,16 @@ def test_states_of_one_position_whose_dice_differ_are_caught_so(outcomes: str, s
         protocol.check_same_position(game, first, second, game.position)
     with pytest.raises(GdlError, match=f"one position, but {said}:"):
         solve_strong(game)
+
+
+def test_states_of_one_position_whose_dice_list_their_outcomes_in_another_order_are_one() -> None:
+    """The dice's outcomes listed the other way round after loaded than after fair: their value
+    is their average whatever the order, so the states are rightly one position, and the
+    strong solve gives the value by hand: P and Q choose nothing that counts, the dice give
+    +1 or -1 with 1/2 each, 0."""
+    game = gdl.loads(LOADED + "outcomes = [(1, 1/2), (0, 1/2)] if hidden == 1 else [(0, 1/2), (1, 1/2)]\n")
+    first, second = played(game, "loaded", "fair"), played(game, "fair", "fair")
+    assert game.position(first) == game.position(second) and first != second
+    protocol.check_same_position(game, first, second, game.position)
+    result = solve_strong(game)
+    assert result.value == 0 and result.exact

@@ -523,7 +523,8 @@ def test_a_second_solve_into_the_same_tablebase_is_refused(capsys: pytest.Captur
 def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--ray without Ray installed (or a cluster out of reach): the error, and the tablebase at
-    --out as it was, with nothing left beside it; without --out, no temporary folder left."""
+    --out as it was, complete or not, with nothing left beside it; without --out, no temporary
+    folder left."""
     from searchers.results import SearchError
     from searchers.strong import tiers as tiers_module
 
@@ -539,6 +540,15 @@ def test_a_solve_whose_workers_cannot_start_leaves_the_tablebase_as_it_was(
     assert status == 2 and err == "gdl solve: error: --ray needs Ray: pip install 'gdl[ray]'\n"
     assert out.read_bytes() == before and gdl.Tablebase(out).meta["positions"] == 5478
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.sqlite"]
+    # An unfinished tablebase there is left as it was too (a failed solve deletes only the file
+    # it began writing), and said to be.
+    with sqlite3.connect(out) as connection:
+        connection.execute("UPDATE meta SET value = 'false' WHERE name = 'complete'")
+    connection.close()
+    before = out.read_bytes()
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--ray", "auto", "--out", str(out))
+    assert status == 2 and err.endswith("gdl solve: error: --ray needs Ray: pip install 'gdl[ray]'\n")
+    assert out.read_bytes() == before
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tiers_module.tempfile, "tempdir", str(scratch))
@@ -680,7 +690,8 @@ def test_a_tablebase_torn_by_a_kill_is_refused_as_incomplete_and_rebuilt(
         gdl.Tablebase(path)
     status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
     assert status == 0 and "5,478 reachable" in out
-    assert err == f"gdl solve: note: {path} is a tablebase whose build did not finish; it is solved again from the start\n"
+    assert err == (f"gdl solve: note: {path} is a tablebase whose build did not finish; a solve does not resume it, but "
+                   "begins again\n")
     assert gdl.Tablebase(path).meta["positions"] == 5478
     assert run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))[2] == ""  # complete: nothing to say
 
@@ -694,6 +705,30 @@ def test_a_tablebase_torn_by_a_kill_is_refused_as_incomplete_and_rebuilt(
     status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(other))
     assert (status, out) == (2, "") and f"{other} is not a tablebase, so a tablebase is not written over it" in err
     assert other.read_bytes() == before
+
+
+def test_a_tablebase_its_solve_holds_locked_is_said_to_be_written_not_damaged(
+        tictactoe_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that meets the tablebase locked by the solve writing it (a long transaction)
+    says a solve is writing it, not that it was left damaged by a kill; once the solve lets it
+    go, it reads (5,478 positions)."""
+    import shutil
+
+    from searchers.strong.tablebase import held_for_writing
+
+    path = tmp_path / "busy.sqlite"
+    shutil.copy(tictactoe_db, path)
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **options: connect(*args, **{**options, "timeout": 0.1}))
+    writing = connect(path, isolation_level=None)
+    writing.execute("BEGIN EXCLUSIVE")
+    with held_for_writing(path):
+        with pytest.raises(TablebaseError, match="^a solve is writing this tablebase now: read it once the solve "
+                                                 "has ended$"):
+            TablebaseReader(path)
+    writing.execute("ROLLBACK")
+    writing.close()
+    assert TablebaseReader(path).meta["positions"] == 5478
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],

@@ -8,10 +8,10 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Callable
-import sqlite3
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -1152,11 +1152,23 @@ def test_a_tablebase_in_the_way_of_a_solve_is_kept_and_said(tmp_path: Path, name
     assert {name: made for name, made in after.items() if name != "again.sqlite.lock"} == before
 
 
-def test_a_file_of_ones_own_named_as_the_new_tablebase_is_kept(tmp_path: Path) -> None:
-    """``again.sqlite.new`` is a name a person may give a file of their own: where it is not
-    an SQLite file (nor empty, nor zeroed), the solve is refused, naming it, and deletes none
-    of the leftovers; a journal of that name is a solve's all the same."""
-    (tmp_path / "again.sqlite.new").write_text("notes on the next version\n")
+def own_database(path: Path) -> None:
+    """An SQLite file of a person's own (no solve's mark, no tablebase's metadata)."""
+    with sqlite3.connect(path) as connection:
+        connection.executescript("CREATE TABLE notes (line TEXT); INSERT INTO notes VALUES ('the next version');")
+    connection.close()
+
+
+@pytest.mark.parametrize("make", [
+    lambda path: path.write_text("notes on the next version\n"),
+    own_database,
+    lambda path: path.write_bytes(bytes(16) + b"notes after a blank start\n"),
+], ids=["text", "sqlite", "zeros then text"])
+def test_a_file_of_ones_own_named_as_the_new_tablebase_is_kept(tmp_path: Path, make: Callable[[Path], None]) -> None:
+    """``again.sqlite.new`` is a name a person may give a file of their own: where no solve
+    marked it as its own (nor is it empty, or zeros), the solve is refused, naming it, and
+    deletes none of the leftovers; a journal of that name is a solve's all the same."""
+    make(tmp_path / "again.sqlite.new")
     make_leftovers(tmp_path, but="again.sqlite.new")
     (tmp_path / "again.sqlite.new-journal").write_bytes(b"\xd9\xd5\x05\xf9 not a tablebase either")
     before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
@@ -1166,6 +1178,18 @@ def test_a_file_of_ones_own_named_as_the_new_tablebase_is_kept(tmp_path: Path) -
         solve_to(tmp_path / "again.sqlite", workers=2)
     after = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.name != "again.sqlite.lock"}
     assert after == before
+
+
+def test_a_tablebase_of_a_gdl_before_the_mark_is_a_leftover_still(whole_graph: Path, tmp_path: Path) -> None:
+    """An incomplete tablebase at ``again.sqlite.new`` written before tablebases carried their
+    mark (SQLite's application_id) is known by its metadata, and deleted as a leftover."""
+    TablebaseWriter(tmp_path / "again.sqlite.new").close()
+    with sqlite3.connect(tmp_path / "again.sqlite.new") as connection:
+        connection.execute("PRAGMA application_id = 0")
+    connection.close()
+    solve_to(tmp_path / "again.sqlite", workers=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["again.sqlite"]
+    assert table(tmp_path / "again.sqlite") == table(whole_graph)
 
 
 def test_damaged_leftovers_are_deleted_too(whole_graph: Path, tmp_path: Path) -> None:
@@ -1717,12 +1741,13 @@ def test_a_worker_gone_is_said_with_the_tablebase_left(capsys: pytest.CaptureFix
         2, "gdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by "
            "an error of its own, printed above\n")
     assert not out.exists()
-    out.write_bytes(b"")  # an empty file, to write the tablebase into
+    TablebaseWriter(out).close()  # a tablebase whose build had not finished
     status = main(["solve", CONNECT, *[f"-p{name}={value}" for name, value in TINY_CONNECT.items()], "--strong",
                    "--workers", "2", "--out", str(out)])
     assert (status, capsys.readouterr().err) == (
-        2, "gdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), or by "
-           f"an error of its own, printed above; {out} is deleted: a solve that fails leaves no tablebase\n")
+        2, f"gdl solve: note: {out} is a tablebase whose build did not finish; a solve does not resume it, but begins "
+           "again\ngdl solve: error: a worker process stopped unexpectedly: killed, out of memory (try fewer workers), "
+           f"or by an error of its own, printed above; {out} is deleted: a solve that fails leaves no tablebase\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == []
 
 
