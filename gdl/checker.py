@@ -20,7 +20,7 @@ from gdl.payoffs import PAYOFF_RULES, PayoffForm, payoff_form, tree_leaf_mistake
 from gdl.resolve import RESERVED, STATE, Resolver, Scope, Where, count_of
 from gdl.specials import REQUIRED, SPECIAL_DEFINITIONS, SPECIAL_FUNCTIONS, Movers, missing_specials, probability_mistake, rule_mistakes
 from gdl.tree_table import tree_mistakes
-from gdl.values import source_text as written_as
+from gdl.values import cut_short, source_text as written_as
 
 KEYWORDS = frozenset(
     "game players symbols param state def result tree let if elif else for in while return "
@@ -457,9 +457,8 @@ def _given_text(value: object) -> str:
     """A parameter's given value as the language writes it, cut short where long; a decimal as
     a decimal (`3.5`, `3.0`: its point is what made it the wrong kind), not as the fraction
     it is kept as."""
-    text = _decimal_text(value) if isinstance(value, Fraction) else None
-    text = text or written_as(value)
-    return text if len(text) <= _GIVEN_SHOWN else text[:_GIVEN_SHOWN - 3] + "..."
+    text = (_decimal_text(value) if isinstance(value, Fraction) else None) or written_as(value)
+    return cut_short(text, _GIVEN_SHOWN)
 
 
 _GIVEN_SHOWN = 40  # characters of a given value an error quotes

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gdl.errors import GdlError
-from gdl.values import source_text
+from gdl.values import cut_short, source_text
 
 if TYPE_CHECKING:
     from searchers.protocol import Game
@@ -177,6 +177,7 @@ class Tablebase:
             self.reader.close()
             raise
         self._position = position_of(self.game)
+        self._fields = len(self.game.initial_state())  # what a state of the game holds
 
     @property
     def has_chance(self) -> bool:
@@ -187,11 +188,11 @@ class Tablebase:
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key
 
-        fields = len(self.game.initial_state())
+        fields = self._fields
         if not isinstance(state, tuple) or len(state) != fields:  # not for the tablebase to be blamed
             raise TypeError(f"a state of {self.game.title} is wanted (a tuple of its {fields} "
                             f"field{'s' if fields != 1 else ''}, as "
-                            f"game.initial_state() and game.result() give), not {_shown(state)}")
+                            f"game.initial_state() and game.result() give), not {cut_short(repr(state), 60)}")
         try:
             found = self.reader.get(stable_key(state if self._position is None else self._position(state)))
         except TablebaseError as error:
@@ -251,9 +252,3 @@ class Tablebase:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _shown(value: Any) -> str:
-    """A value a caller gave, quoted for an error, cut short where it is long."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

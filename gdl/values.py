@@ -224,6 +224,12 @@ class TextBudget:
             raise RuleError(f"{self.what} would make more than the {self.limit:,} characters one value may have")
 
 
+def cut_short(text: str, most: int) -> str:
+    """``text`` as a message quotes it: whole up to ``most`` characters, else cut to that many,
+    its last three ``...``."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def to_text(value: Any, budget: TextBudget | None = None, kind: Kind | None = None) -> str:
     """A value as the game prints it: symbols by name, `true`/`false`, fractions as 1/2; with a
     budget, a RuleError rather than a text longer than it allows.  Given the ``kind`` the file

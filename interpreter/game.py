@@ -19,7 +19,7 @@ from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
 from gdl.payoffs import outcome_range
 from gdl.specials import SPECIAL_DEFINITIONS
-from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, state_class, symbol, to_text
+from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, cut_short, state_class, symbol, to_text
 from interpreter import runtime
 from interpreter.passes import Passes
 from interpreter.program import Program
@@ -181,7 +181,7 @@ def _value_shown(value: Any, kind: Kind | None = None) -> str:
             else "(a value too long to show)"
     if isinstance(value, str) and not isinstance(value, Symbol):
         text = '"' + text + '"'
-    return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
+    return cut_short(text, _SHOWN)
 
 
 # A tier is kept as a signed 64-bit integer (in the strong solver's arrays and the tablebase).
