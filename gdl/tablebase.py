@@ -177,7 +177,6 @@ class Tablebase:
             self.reader.close()
             raise
         self._position = position_of(self.game)
-        self._fields = len(self.game.initial_state())  # what a state of the game holds
 
     @property
     def has_chance(self) -> bool:
@@ -188,7 +187,7 @@ class Tablebase:
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key
 
-        fields = self._fields
+        fields = len(self.game.initial_state())  # the start is made once, when the game loads
         if not isinstance(state, tuple) or len(state) != fields:  # not for the tablebase to be blamed
             raise TypeError(f"a state of {self.game.title} is wanted (a tuple of its {fields} "
                             f"field{'s' if fields != 1 else ''}, as "
