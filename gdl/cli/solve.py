@@ -31,8 +31,8 @@ from gdl.tablebase import describe_game
 from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
-    DEFAULT_TOLERANCE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError, TablebaseReader, being_written,
-    check_game, file_identity, has_tiers, outcome_counts, solve_strong,
+    DEFAULT_TOLERANCE, WORKERS_A_CORE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError,
+    TablebaseReader, being_written, check_game, file_identity, has_tiers, outcome_counts, solve_strong, workers_refused,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
@@ -289,17 +289,12 @@ def add_strong_options(parser: argparse.ArgumentParser) -> None:
                        help="solve every position reachable from the start: value, remoteness and best move")
     group.add_argument("--out", metavar="DB", help="write every position to this SQLite tablebase (for gdl query and gdl play --tablebase)")
     group.add_argument("--workers", type=int, metavar="N",
-                       help=f"expand positions in N processes (for a game that declares a `tier`; at most {_WORKERS_A_CORE} "
+                       help=f"expand positions in N processes (for a game that declares a `tier`; at most {WORKERS_A_CORE} "
                        "a core; default 1, this process alone)")
     group.add_argument("--ray", metavar="ADDRESS", help="expand positions as Ray tasks on the cluster at ADDRESS, "
                        "or `auto` for a local Ray runtime (pip install 'gdl[ray]'; for a game that declares a `tier`)")
     group.add_argument("--tolerance", type=float, metavar="X",
                        help=f"where dice repeat positions, iterate values until each cycle's are known within X (default {DEFAULT_TOLERANCE:g})")
-
-
-# Worker processes a core at most: a few more than the cores may help when some wait; many more
-# only take turns (a thousand took half a minute to start and stop for tic-tac-toe).
-_WORKERS_A_CORE = 4
 
 
 def check_strong_options(args: argparse.Namespace) -> None:
@@ -329,13 +324,9 @@ def check_strong_options(args: argparse.Namespace) -> None:
     if not 0 < args.tolerance < math.inf:
         raise UsageError(f"--tolerance must be a positive, finite number (default {DEFAULT_TOLERANCE:g}), "
                          f"not {args.tolerance:g}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be 1 or more, not {args.workers}")
-    cores = os.cpu_count() or 1
-    if args.workers > _WORKERS_A_CORE * cores:
-        raise UsageError(f"--workers {args.workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
-                         f"at most {_WORKERS_A_CORE * cores} ({_WORKERS_A_CORE} a core); more would only take "
-                         "turns on the cores, each a process with its own copy of the game")
+    refused = workers_refused(args.workers, "--workers")
+    if refused is not None:
+        raise UsageError(refused)
 
 
 def say_unused_options(args: argparse.Namespace, game: Any) -> None:

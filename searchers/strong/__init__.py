@@ -20,8 +20,8 @@ from .graph import ONE_POSITION_TWO_TIERS
 from .keys import UnkeyableValue, stable_key
 from .parallel import Factory, stops_deferred
 from .solver import (
-    DEFAULT_TOLERANCE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game, check_settings, kept_move,
-    outcome_counts, solve_whole, value_text,
+    DEFAULT_TOLERANCE, WORKERS_A_CORE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game,
+    check_settings, kept_move, outcome_counts, solve_whole, value_text, workers_refused,
 )
 from .tablebase import (
     IncompleteTablebase, TablebaseError, TablebaseReader, being_written, check_replaceable, file_identity,
@@ -30,11 +30,11 @@ from .tablebase import (
 from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
-    "DEFAULT_TOLERANCE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
+    "DEFAULT_TOLERANCE", "WORKERS_A_CORE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
     "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game",
     "check_settings", "file_identity",
     "kept_move", "outcome_counts",
-    "has_tiers", "solve_strong", "stable_key", "value_text",
+    "has_tiers", "solve_strong", "stable_key", "value_text", "workers_refused",
 ]
 
 

@@ -10,6 +10,7 @@ when small enough, exact policy iteration (``stochastic``).
 from __future__ import annotations
 
 import math
+import os
 import sqlite3
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
@@ -200,8 +201,27 @@ def check_settings(tolerance: float, workers: int = 1) -> None:
     cannot work with, whatever the game."""
     if not 0 < tolerance < math.inf:
         raise SearchError(f"tolerance must be a positive, finite number, not {tolerance!r}")
+    refused = workers_refused(workers)
+    if refused is not None:
+        raise SearchError(refused)
+
+
+WORKERS_A_CORE = 4
+"""Worker processes a core at most: a few more than the cores may help when some wait; many
+more only take turns (a thousand took half a minute to start and stop for tic-tac-toe)."""
+
+
+def workers_refused(workers: int, name: str = "workers") -> str | None:
+    """Why a solve on this machine takes no ``workers`` processes, said of the option or
+    argument ``name``; None when it takes them."""
     if isinstance(workers, bool) or workers < 1:
-        raise SearchError(f"workers must be 1 or more, not {workers!r}")
+        return f"{name} must be 1 or more, not {workers!r}"
+    cores = os.cpu_count() or 1
+    if workers > WORKERS_A_CORE * cores:
+        return (f"{name} {workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
+                f"at most {WORKERS_A_CORE * cores} ({WORKERS_A_CORE} a core); more would only take "
+                "turns on the cores, each a process with its own copy of the game")
+    return None
 
 
 def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:

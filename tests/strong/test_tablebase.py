@@ -22,6 +22,7 @@ import gdl
 import gdl.cli.solve as solve_command
 from gdl.cli import main
 from gdl.cli.solve import available_memory, strong_memory
+from searchers import SearchError
 from searchers.strong import TablebaseError, TablebaseReader, solve_strong, stable_key
 from searchers.strong import solver as strong_solver
 from tests.pygames import TicTacToe
@@ -1199,12 +1200,31 @@ def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
     with pytest.raises(gdl.GdlError) as caught:  # a mistake of the call, not of the game file
         gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
     assert str(caught.value) == "gdl.build_tablebase: error: workers must be 1 or more, not 0"
+    assert not (tmp_path / "t.sqlite").exists()
     with pytest.raises(gdl.GdlError) as caught:  # the game's: the strong solver takes two players
         gdl.build_tablebase(gdl.load(ROOT / "games" / "textbook" / "three_players.gdl"), tmp_path / "t.sqlite")
     assert str(caught.value).startswith(f"{ROOT / 'games' / 'textbook' / 'three_players.gdl'}: error: "
                                         "the strong solver needs a two-player game")
     with pytest.raises(gdl.GdlError, match="takes a game loaded by gdl.load or gdl.loads"):
         gdl.build_tablebase(TicTacToe(), tmp_path / "t.sqlite")  # a game of the protocol, written in Python
+
+
+def test_many_more_workers_than_cores_are_refused_from_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap of `--workers`, four a core, holds from Python too: fifty workers on a machine
+    of two cores are refused before any process starts or any file is written, by
+    gdl.build_tablebase and by the searchers' solve_strong alike; eight are taken."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    game = gdl.load(ROOT / "games" / "nim.gdl", piles=(1, 2))
+    refusal = ("workers 50 on a machine with 2 cores: at most 8 (4 a core); more would only take turns on the "
+               "cores, each a process with its own copy of the game")
+    with pytest.raises(gdl.GdlError) as caught:
+        gdl.build_tablebase(game, tmp_path / "t.sqlite", workers=50)
+    assert str(caught.value) == f"gdl.build_tablebase: error: {refusal}"
+    with pytest.raises(SearchError) as refused:
+        solve_strong(game, out=tmp_path / "t.sqlite", workers=50)
+    assert str(refused.value) == refusal
+    assert list(tmp_path.iterdir()) == []
+    assert gdl.build_tablebase(game, tmp_path / "t.sqlite", workers=8).value == 1  # 1 xor 2: First wins
 
 
 def test_a_file_that_cannot_be_read_is_not_called_another_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
