@@ -20,6 +20,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+from .._common import root_player
 from ..protocol import Game, Move, State, Value, has_chance, position_of, require_two_player_zero_sum
 from ..results import SearchError
 from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
@@ -322,7 +323,7 @@ def start_result(
         best_move=None if best == NO_MOVE else moves[best],
         move_values=dict(zip(moves, child_values)),
         move_remoteness={m: None if r == NEVER else r for m, r in zip(moves, child_remoteness)},
-        to_move=None if kind in (TERMINAL, CHANCE) else game.players[0 if kind == MAX else 1],
+        to_move=root_player(game, start),  # as every searcher gives it: a finished start's player too
         exact=exact, method=method_text(methods), inexact_reason=inexact_reason(exact, methods),
         **figures,
     )

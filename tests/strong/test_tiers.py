@@ -62,10 +62,12 @@ def test_tiers_in_one_process_write_the_table_of_the_whole_graph(whole_graph: Pa
 
 
 @pytest.mark.parametrize("workers", [2, 11])
-def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path, workers: int) -> None:
+def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path, workers: int,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Two worker processes expanding the positions, and writing the rows of the tiers they
     solve to files of their own, give the very same rows; so do eleven (more part files than
-    SQLite attaches to one connection)."""
+    SQLite attaches to one connection), as on a machine of three cores (at most four a core)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
     result = solve_to(tmp_path / "workers.sqlite", workers=workers)
     assert result.stats.workers == workers and result.stats.where == f"{workers} worker processes"
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
@@ -616,13 +618,18 @@ def test_a_tier_that_is_no_integer_of_64_bits_is_an_error_at_tier(
 def test_nim_of_no_piles_has_an_integer_tier(capsys: pytest.CaptureFixture[str]) -> None:
     """The sum of an empty tuple, whose items have no kind the checker knows, is not taken
     for a fraction at `tier` (it was "`tier` must be an integer ..., got a number"): the game
-    checks, and its one position is terminal, a loss for the player to move."""
+    checks, and its one position is terminal, a loss for the player to move, First, whom the
+    strong solve names as `to_move` as the plain one does (it gave null), with no best move."""
     nim = [str(ROOT / "games" / "nim.gdl"), "-p", "piles=()"]
     assert main(["check", *nim]) == 0
     capsys.readouterr()
     assert main(["solve", *nim, "--strong", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["positions"] == report["terminal"] == 1 and report["value"] == -1
+    assert report["to_move"] == "First" and report["best_move"] is None
+    assert main(["solve", *nim, "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert (plain["value"], plain["to_move"], plain["best_move"]) == (-1, "First", None)
 
 
 def test_without_tiers_the_solve_says_it_ran_in_memory(capsys: pytest.CaptureFixture[str]) -> None:
