@@ -24,7 +24,9 @@ from searchers.strong import TablebaseError, TablebaseReader, solve_strong
 from searchers.strong.tablebase import TablebaseWriter
 from searchers.strong.tiergraph import TierGraph
 from searchers.strong.tiers import Scratch
-from tests.strong.games import reachable
+from searchers.protocol import position_of
+from tests.pygames import ConnectK
+from tests.strong.games import brute_remoteness, reachable
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECT = str(ROOT / "games" / "connect.gdl")
@@ -72,6 +74,39 @@ def test_worker_processes_write_the_same_table(whole_graph: Path, tmp_path: Path
     assert result.stats.workers == workers and result.stats.where == f"{workers} worker processes"
     assert table(tmp_path / "workers.sqlite") == table(whole_graph)
     assert not list(tmp_path.glob("workers.sqlite.part*"))  # each worker's rows, copied in and deleted
+
+
+def test_two_workers_write_every_row_as_a_recursion_written_here_finds_it(tmp_path: Path) -> None:
+    """Connect-3 on a 3x4 board solved by tiers with two worker processes: each of its 7,157
+    positions (board and player to move) has in the tablebase the value and the remoteness
+    that a memoized recursion over the hand-written game gives, and a best move that keeps
+    both; the start is a first-player win (1)."""
+    game = gdl.load(ROOT / "games" / "connect.gdl", rows=3, cols=4, k=3)
+    result = gdl.build_tablebase(game, tmp_path / "c.sqlite", workers=2)
+    hand = ConnectK(rows=3, cols=4, k=3)
+    brute = brute_remoteness(hand)
+    position = position_of(game)
+    assert position is not None
+    checked = 0
+    with gdl.Tablebase(tmp_path / "c.sqlite") as base:
+        start = (base.game.initial_state(), hand.initial_state())
+        seen, frontier = {position(start[0])}, [start]
+        while frontier:  # the file's game and the hand-written one, walked by the same columns
+            state, mine = frontier.pop()
+            value, remoteness = brute(mine)
+            assert (base.value(state), base.remoteness(state)) == (value, remoteness), state
+            checked += 1
+            if hand.is_terminal(mine):
+                assert base.game.is_terminal(state) and base.best_move(state) is None
+                continue
+            assert brute(hand.result(mine, base.best_move(state))) == (value, remoteness - 1), state
+            for move in hand.actions(mine):
+                child = base.game.result(state, move)
+                if position(child) not in seen:
+                    seen.add(position(child))
+                    frontier.append((child, hand.result(mine, move)))
+    assert checked == result.positions == 7157 and result.value == brute(hand.initial_state())[0] == 1
+    assert result.stats.workers == 2
 
 
 def test_a_worker_slow_to_read_a_graph_still_finds_its_file(whole_graph: Path, tmp_path: Path,
