@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
-import math
 import os
 import shlex
 import sqlite3
@@ -32,7 +31,7 @@ from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
     DEFAULT_TOLERANCE, WORKERS_A_CORE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError,
-    TablebaseReader, being_written, check_game, file_identity, has_tiers, outcome_counts, solve_strong, workers_refused,
+    TablebaseReader, being_written, check_game, file_identity, has_tiers, outcome_counts, settings_refused, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
@@ -321,10 +320,7 @@ def check_strong_options(args: argparse.Namespace) -> None:
                           ("--seed", args.seed is not None), ("--no-table", args.no_table)):
         if given:
             raise UsageError(f"{asked}; it takes no {option}")
-    if not 0 < args.tolerance < math.inf:
-        raise UsageError(f"--tolerance must be a positive, finite number (default {DEFAULT_TOLERANCE:g}), "
-                         f"not {args.tolerance:g}")
-    refused = workers_refused(args.workers, "--workers")
+    refused = settings_refused(args.tolerance, args.workers, "--")
     if refused is not None:
         raise UsageError(refused)
 

@@ -21,7 +21,7 @@ from .keys import UnkeyableValue, stable_key
 from .parallel import Factory, stops_deferred
 from .solver import (
     DEFAULT_TOLERANCE, WORKERS_A_CORE, SolvedTable, StrongProgress, StrongResult, StrongStats, check_game,
-    check_settings, kept_move, outcome_counts, solve_whole, value_text, workers_refused,
+    check_settings, kept_move, outcome_counts, settings_refused, solve_whole, value_text,
 )
 from .tablebase import (
     IncompleteTablebase, TablebaseError, TablebaseReader, being_written, check_replaceable, file_identity,
@@ -34,7 +34,7 @@ __all__ = [
     "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game",
     "check_settings", "file_identity",
     "kept_move", "outcome_counts",
-    "has_tiers", "solve_strong", "stable_key", "value_text", "workers_refused",
+    "has_tiers", "solve_strong", "stable_key", "settings_refused", "value_text",
 ]
 
 

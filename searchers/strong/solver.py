@@ -200,9 +200,7 @@ def check_game(game: Game, tolerance: float) -> None:
 def check_settings(tolerance: float, workers: int = 1) -> None:
     """Raise SearchError for a tolerance or a number of worker processes the strong solver
     cannot work with, whatever the game."""
-    if not 0 < tolerance < math.inf:
-        raise SearchError(f"tolerance must be a positive, finite number, not {tolerance!r}")
-    refused = workers_refused(workers)
+    refused = settings_refused(tolerance, workers)
     if refused is not None:
         raise SearchError(refused)
 
@@ -212,14 +210,18 @@ WORKERS_A_CORE = 4
 more only take turns (a thousand took half a minute to start and stop for tic-tac-toe)."""
 
 
-def workers_refused(workers: int, name: str = "workers") -> str | None:
-    """Why a solve on this machine takes no ``workers`` processes, said of the option or
-    argument ``name``; None when it takes them."""
+def settings_refused(tolerance: float, workers: int, prefix: str = "") -> str | None:
+    """Why a strong solve on this machine cannot take this ``tolerance`` or this many
+    ``workers``, each named with ``prefix`` (``--`` for the command line's options); None
+    when it can."""
+    if not 0 < tolerance < math.inf:
+        shown = f"{tolerance:g}" if isinstance(tolerance, float) else repr(tolerance)
+        return f"{prefix}tolerance must be a positive, finite number (default {DEFAULT_TOLERANCE:g}), not {shown}"
     if isinstance(workers, bool) or workers < 1:
-        return f"{name} must be 1 or more, not {workers!r}"
+        return f"{prefix}workers must be 1 or more, not {workers!r}"
     cores = os.cpu_count() or 1
     if workers > WORKERS_A_CORE * cores:
-        return (f"{name} {workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
+        return (f"{prefix}workers {workers} on a machine with {cores} core{'s' if cores != 1 else ''}: "
                 f"at most {WORKERS_A_CORE * cores} ({WORKERS_A_CORE} a core); more would only take "
                 "turns on the cores, each a process with its own copy of the game")
     return None

@@ -1201,6 +1201,9 @@ def test_build_tablebase_raises_gdl_errors(tmp_path: Path) -> None:
         gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", workers=0)
     assert str(caught.value) == "gdl.build_tablebase: error: workers must be 1 or more, not 0"
     assert not (tmp_path / "t.sqlite").exists()
+    with pytest.raises(gdl.GdlError) as caught:  # the command line's words, without its dashes
+        gdl.build_tablebase(gdl.load(game_file), tmp_path / "t.sqlite", tolerance=0.0)
+    assert str(caught.value) == "gdl.build_tablebase: error: tolerance must be a positive, finite number (default 1e-12), not 0"
     with pytest.raises(gdl.GdlError) as caught:  # the game's: the strong solver takes two players
         gdl.build_tablebase(gdl.load(ROOT / "games" / "textbook" / "three_players.gdl"), tmp_path / "t.sqlite")
     assert str(caught.value).startswith(f"{ROOT / 'games' / 'textbook' / 'three_players.gdl'}: error: "
