@@ -4,7 +4,7 @@ The graph of positions is found first (``graph.discover``); then the part where 
 of play ends without a cycle is solved by backward induction, finished games first; what is
 left is split into strongly connected components, solved successors first: a component
 without dice by retrograde analysis (``retrograde``), one with dice by value iteration and,
-when small enough, exact policy iteration (``stochastic``).
+when small enough, exact policy iteration (``stochastic``, ``policy``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .solution import (
     BOUNDS_APART, FLOAT_ODDS, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution, backward_induction,
     capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
-from . import stochastic
+from . import policy
 from .stochastic import solve_chance_cycle
 from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
 
@@ -109,7 +109,7 @@ class SolvedTable:
 class StrongResult:
     """A strong solve: the start's value and best move, and figures about every position.
 
-    ``exact`` is True only when every value is proven: by backward induction, retrograde
+    ``policy`` is True only when every value is proven: by backward induction, retrograde
     analysis, or policy iteration with its certificate; after value iteration it is False and
     ``residual`` bounds how far any value may be from the game's (up to the floats' rounding).  ``outcomes`` counts the positions by
     value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
@@ -139,7 +139,7 @@ class StrongResult:
     table: SolvedTable | None = field(default=None, repr=False)
     has_chance: bool = False
     endless: int | None = None
-    inexact_reason: str | None = None  # why ``exact`` is False, in words
+    inexact_reason: str | None = None  # why ``policy`` is False, in words
     principal_variation: tuple[Move, ...] = ()
 
     @cached_property
@@ -229,14 +229,14 @@ def settings_refused(tolerance: float, workers: int, prefix: str = "") -> str | 
 
 def solve_graph(graph: Graph, tolerance: float, report: Reporter, positions: int | None = None) -> Solution:
     """Solve every node of ``graph``: backward induction, then each cycle in turn.  Cycles
-    through the dice are made exact only in a game of at most ``stochastic.EXACT_LIMIT``
+    through the dice are made exact only in a game of at most ``policy.EXACT_LIMIT``
     ``positions`` (by default, the graph's size)."""
     solution = Solution.empty(graph.size)
     solved = backward_induction(graph, solution, graph.predecessors(), lambda n: report("solving", n))
     if solved > graph.kind.count(TERMINAL) + graph.kind.count(FIXED):  # a move chosen, or dice thrown
         solution.methods.add("backward induction")
     if solved < graph.size:
-        small = (graph.size if positions is None else positions) <= stochastic.EXACT_LIMIT
+        small = (graph.size if positions is None else positions) <= policy.EXACT_LIMIT
         solve_cycles(graph, solution, tolerance, report, solved, small)
     return solution
 

@@ -1,4 +1,4 @@
-"""Cycles through the dice: value iteration, then exact values by policy iteration.
+"""Cycles through the dice: value iteration, then exact values where they can be had.
 
 Within a strongly connected component holding chance nodes (Pig, the coin game), the values
 are those of the game where a play that never ends scores the repetition value ``r``.  They
@@ -11,166 +11,27 @@ values among them, and those from above above, so their gap bounds the error at 
 sweep.  Where every play ends and a sweep reads few nodes before their turn, Newton's method
 on those nodes starts the two ends next to the values, proven there by one sweep
 (``_near_ends``: Pig's cycles take a few sweeps instead of dozens).  Where one player alone
-can keep the play going (``_circles``), that player's positions there are read as one, worth
+can keep the play going (``circles_of``), that player's positions there are read as one, worth
 ``r`` or the best way out, and where both can, the gap stays open and says so.  The values
-found are proven within the bound, never exact.  So, for components small enough, policy
-iteration follows: both players' choices are fixed (first those value iteration found), the
-resulting Markov chain is solved exactly with fractions, one of its own strongly connected
-components at a time (a component the chain can never leave is a play that never ends:
-``r``), and every choice that is not best under those values is switched, until none is.
-
-Exact values are then only claimed with a certificate.  Values ``V`` that every node's rule
-reproduces (a first-player node has the largest of its successors' values, and so on) are the
-game's values when, besides, the first player's choices keep the game from drifting for ever
-through positions worth more than ``r`` (every end component of the chain the second player
-then faces holds only positions worth at most ``r``), and the second player's choices likewise
-(end components worth at least ``r``).  Under the first player's choices ``V`` is then a
-submartingale that a play either ends on, or follows into positions worth at most ``r``, so the
-first player is guaranteed ``V``; the same argument gives the second player's guarantee.
+found are proven within the bound, never exact: for components small enough, policy iteration
+with fractions then tries for exact values, and a certificate that they are the game's
+(``policy``); ``solve_chance_cycle`` does both.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-from functools import cached_property
-from math import ulp
 from operator import add, sub
-from collections.abc import Callable
 from typing import Any, no_type_check as typeguard_ignore
 
 from ..results import SearchError
+from .component import EXIT, Circles, Component, circles_of
+from .policy import NotExact, ending_choices, exact_values
 from .graph import CHANCE, MAX, MIN, Graph
-from .solution import (
-    BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, floats_among, repetition_varies,
-    strongly_connected,
-)
+from .solution import BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, floats_among, repetition_varies
 
-EXACT_LIMIT = 10_000
-"""The most positions a game may have for its values to be made exact by policy iteration."""
-_BLOCK_LIMIT = 1_500  # the largest block of linear equations solved with fractions
-# The most steps of elimination (a coefficient updated) a cycle's exact values may take, over
-# every round of policy iteration: fractions grow as the rows fill in (a ring of 478 positions
-# took 2.2 million steps and 13 s; 798 positions, 78 s; Pig to 14, 23,000).
-_FRACTION_STEPS = 1_000_000
-_ROUNDS = 50  # policy improvements before giving up on exact values
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met
 _CUT_LIMIT = 8  # the most nodes a sweep may read before their turn for Newton's method to start it
 _NEWTON_ROUNDS = 12  # Newton's method's rounds at most (each a change of choices; Pig's take two or three)
-_EXIT = -1
-
-
-Move = tuple[int, int, Any, Any]  # a move as ``_Component`` holds it
-
-
-class NotExact(Exception):
-    """Exact values could not be found (or proven) for a component."""
-
-
-class _Component:
-    """A cycle's nodes, each with its moves: (move index, local successor or _EXIT, exit value,
-    probability).
-
-    A player's move that keeps the position is an exit worth the repetition value: staying
-    for ever scores that, and staying a while then moving on is moving on.  As a move to
-    itself, value iteration would let the node keep a value that dipped during the sweeps
-    (the side to move taking its own last value as an option) and settle there.  An outcome
-    of the dice at odds of 0 is left out: read as a way out (or in), it would make a round
-    that never ends look as if it did."""
-
-    bounds_apart = False
-    """Whether value iteration left the sweeps from below and from above apart (both players
-    can keep the play going, and the rules have more than one solution)."""
-
-    def __init__(self, graph: Graph, solution: Solution, members: list[int]) -> None:
-        self.nodes = members
-        local = {node: i for i, node in enumerate(members)}
-        first, target = graph.first, graph.target
-        self.kind = [graph.kind[node] for node in members]
-        self.moves: list[list[Move]] = []
-        self.odds_types: set[type] = set()  # the types of the odds of its chance nodes
-        for node in members:
-            probabilities = graph.probabilities.get(node)
-            if probabilities is not None:
-                self.odds_types.update(map(type, probabilities))
-            row: list[Move] = []
-            for move, child in enumerate(target[first[node]:first[node + 1]]):
-                if probabilities is not None and not probabilities[move]:  # never thrown: no way in or out
-                    continue
-                j = local.get(child, _EXIT)
-                if child == node and probabilities is None:  # a stay: see the class's docstring
-                    row.append((move, _EXIT, graph.repetition_of(node), None))
-                    continue
-                value = solution.value[child] if j == _EXIT else None
-                row.append((move, j, value, None if probabilities is None else probabilities[move]))
-            self.moves.append(row)
-        self.repetition = [graph.repetition_of(node) for node in members]
-
-    @cached_property
-    def scores(self) -> list[Any]:
-        """The values the component leads out to, then its repetition scores: a play that
-        leaves it, or never does, scores one of them."""
-        return [v for row in self.moves for _, j, v, _ in row if j == _EXIT] + self.repetition
-
-    @cached_property
-    def ends(self) -> tuple[float, float, float]:
-        """The lowest and the highest value a node can have (of its ``scores``), and how far the
-        roundings of a sweep can move a value."""
-        ends = list(map(float, self.scores))
-        lowest, highest = min(ends), max(ends)
-        widest = max((len(row) for kind, row in zip(self.kind, self.moves) if kind == CHANCE), default=0)
-        return lowest, highest, (2 * widest + 4) * ulp(max(abs(lowest), abs(highest)))
-
-
-
-Circles = dict[int, tuple[int, frozenset[int], list[Move]]]
-
-
-def _circles(kind: list[int], moves: list[list[Move]]) -> Circles:
-    """The places where one player alone keeps the play going, among a component's nodes
-    (``kind``, and ``moves`` as ``_Component`` holds them): for each node in one, that player
-    (``MAX`` or ``MIN``), the place's nodes and the moves that leave it.
-
-    Such a place (an end component of that player's) is a strongly connected block of two or
-    more positions where the other player has no choice (one place to go, inside it) and the
-    dice cannot throw the play out.  Its player can keep the play in it for ever (scored the
-    repetition value), or reach any of its positions, for certain, and leave from there: value
-    iteration reads its player's positions as one (``_row``), so that a value that dipped
-    during the sweeps cannot go round it and stay."""
-    size = len(kind)
-    forced = [kind[i] != CHANCE and len({j for _, j, _, _ in moves[i]}) == 1 and moves[i][0][1] != _EXIT
-              for i in range(size)]
-    circles: Circles = {}
-    for player in (MAX, MIN):
-        blocks = _end_blocks({i for i in range(size) if kind[i] in (player, CHANCE) or forced[i]},
-                             lambda i: [j for _, j, _, _ in moves[i]], lambda i: kind[i] != player)
-        leaving: dict[frozenset[int], list[Move]] = {}
-        for i, block in blocks.items():
-            if len(block) > 1:
-                if block not in leaving:
-                    leaving[block] = [move for node in block for move in moves[node] if move[1] not in block]
-                circles[i] = (player, block, leaving[block])
-    return circles
-
-
-def _end_blocks(candidates: set[int], targets: Callable[[int], list[int]],
-                must_stay: Callable[[int], bool]) -> dict[int, frozenset[int]]:
-    """The end components among ``candidates`` (each node moving to ``targets(i)``, _EXIT
-    among them for a move out): for each node in one, its block.  An end component is a
-    strongly connected block where every node has a move that stays in it, and every node
-    that ``must_stay`` (whose moves another chooses among: the dice, or a choice made
-    already) only such moves."""
-    while True:
-        blocks = strongly_connected(sorted(candidates), lambda i: [j for j in targets(i) if j in candidates])
-        where = {i: block for block in map(frozenset, blocks) for i in block}
-        out = set()
-        for i in candidates:
-            moves = targets(i)
-            stays = [j for j in moves if j in where[i]]
-            if not stays or (must_stay(i) and len(stays) != len(moves)):
-                out.add(i)
-        if not out:
-            return where
-        candidates = candidates - out
 
 
 @typeguard_ignore
@@ -186,7 +47,7 @@ def value_iteration(component, tolerance, interrupt_check):
     past its roundings: see ``_from_both_ends``): once the two meet within the tolerance, their
     middle is the values, proven within half their gap.  Where they stop apart, the rules
     have more than one solution: where one player alone can keep the play going
-    (``_circles``), that player's positions there are read as one and the sweeps run again;
+    (``circles_of``), that player's positions there are read as one and the sweeps run again;
     where both can (each handing the turn back), the values are those of sweeps from the
     repetition value, kept between the two ends, and the bound is the whole gap."""
     sweep = _sweep_order(component, {})
@@ -194,7 +55,7 @@ def value_iteration(component, tolerance, interrupt_check):
     near = None if endless else _near_ends(component, sweep, tolerance, interrupt_check)
     low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check, endless, near)
     if apart:
-        circles = _circles(component.kind, component.moves)
+        circles = circles_of(component.kind, component.moves)
         if circles:
             sweep = _sweep_order(component, circles)
             low, high, apart = _from_both_ends(component, sweep, tolerance, interrupt_check,
@@ -219,7 +80,7 @@ def value_iteration(component, tolerance, interrupt_check):
             interrupt_check(sweeps, change)
 
 
-def _may_go_on(component: _Component, sweep: list[tuple[Any, ...]]) -> bool:
+def _may_go_on(component: Component, sweep: list[tuple[Any, ...]]) -> bool:
     """Whether the play can go on for ever inside the component, both players keeping it going,
     as value iteration reads it (``sweep``, from ``_sweep_order``): whether some of its nodes
     hold together, every throw among them staying among them and every player's node among them
@@ -232,7 +93,7 @@ def _may_go_on(component: _Component, sweep: list[tuple[Any, ...]]) -> bool:
         for j in read:
             callers[j].append(i)
     inside = {i: len(read) for i, read in reads.items()}  # a player's node: how many it reads that hold
-    leaving = [i for i in reads if not reads[i] or (i in throw and any(j == _EXIT for _, j, _, _ in component.moves[i]))]
+    leaving = [i for i in reads if not reads[i] or (i in throw and any(j == EXIT for _, j, _, _ in component.moves[i]))]
     gone = set(leaving)
     while leaving:
         j = leaving.pop()
@@ -245,7 +106,7 @@ def _may_go_on(component: _Component, sweep: list[tuple[Any, ...]]) -> bool:
     return len(gone) < len(reads)
 
 
-def _sweep_order(component: _Component, circles: Circles) -> list[tuple[Any, ...]]:
+def _sweep_order(component: Component, circles: Circles) -> list[tuple[Any, ...]]:
     """Each node with its rule (``_row``), in the order a sweep visits them: a node after the
     nodes it reads where the cycles allow, so that a change travels along a whole line of
     moves in one sweep (Pig to 20: 18 sweeps a cycle, not 32)."""
@@ -489,30 +350,30 @@ def _sweep_both(sweep, low, high, rounding):
 _HIGHER, _LOWER, _LARGEST, _SMALLEST, _AVERAGE = range(5)
 
 
-def _row(component: _Component, i: int, circles: Circles) -> tuple[int, float, Any]:
+def _row(component: Component, i: int, circles: Circles) -> tuple[int, float, Any]:
     """How value iteration computes node ``i``: its rule, the value of its moves out of the
     component (their best for a player, their share of the average at a chance node), and the
     nodes it reads inside (one node for a player's node with one move inside: ``_HIGHER`` or
     ``_LOWER``; a list for one with several; pairs of probability and node at a chance node).
 
     A node of a place where one player alone keeps the play going (in ``circles``, see
-    ``_circles``) reads the moves that leave the place, and the repetition value: that player
+    ``circles_of``) reads the moves that leave the place, and the repetition value: that player
     may go on to any of them, or stay for ever."""
     moves = component.moves[i]
     if component.kind[i] == CHANCE:
         outside = 0.0
         for _, j, v, p in moves:
-            if j == _EXIT:
+            if j == EXIT:
                 outside += float(p) * float(v)
-        return _AVERAGE, outside, [(float(p), j) for _, j, _, p in moves if j != _EXIT]
+        return _AVERAGE, outside, [(float(p), j) for _, j, _, p in moves if j != EXIT]
     maximizing = component.kind[i] == MAX
     if i in circles:
         player, _, leaving = circles[i]
         maximizing = player == MAX
-        moves = [*leaving, (-1, _EXIT, component.repetition[i], None)]
-    exits = [float(v) for _, j, v, _ in moves if j == _EXIT]
+        moves = [*leaving, (-1, EXIT, component.repetition[i], None)]
+    exits = [float(v) for _, j, v, _ in moves if j == EXIT]
     best = (max(exits) if maximizing else min(exits)) if exits else -_INFINITY if maximizing else _INFINITY
-    inside = sorted({j for _, j, _, _ in moves if j != _EXIT})
+    inside = sorted({j for _, j, _, _ in moves if j != EXIT})
     if not inside:  # not met in a cycle, where every node moves inside: its best move out, as a sum
         return _AVERAGE, best, []
     if len(inside) == 1:
@@ -553,261 +414,7 @@ def _successors_first(successors: list[list[int]]) -> list[int]:
     return order
 
 
-def _option_values(component: _Component, values: list[Any], i: int) -> list[Any]:
-    return [v if j == _EXIT else values[j] for _, j, v, _ in component.moves[i]]
-
-
-def _first_best(options: list[Any], kind: int, slack: float) -> int:
-    """The place of the first of a node's ``options`` (its moves' values) within ``slack`` of
-    the best for the player of ``kind``: values from value iteration differ in their last bits
-    with the order of the sweep (the whole graph's, or a tier's), and the first best move must
-    not."""
-    best = max(options) if kind == MAX else min(options)
-    return next(iter(_within(options, best, slack)), options.index(best))  # none within: a NaN compares false
-
-
-def _ending_choices(component: _Component, values: list[Any], slack: float) -> list[int]:
-    """A best move for each player's node under values found by value iteration (a place in
-    its moves; those within ``slack`` of the best count as best), chosen so that both sides
-    playing them score the values where the best moves allow: the first best move would do in
-    a game without cycles, but here it may go round a cycle for ever, scored as endless play
-    (the repetition value ``r``) rather than as the node's value.
-
-    So a node takes a best move towards a *settled* place where it can: out of the component,
-    or to a node worth ``r`` (within ``slack``), from which endless play scores what it is
-    worth.  A node can if one of its best moves leads to a settled place or to such a node
-    nearer one (at the dice: some outcome does, and every outcome is settled or such a node);
-    a node that cannot is dropped, with the moves into it, and the rest looked at again until
-    every node left can (the sure way to a target of a Markov decision process).  The nodes
-    dropped, and those worth ``r``, take their first best move."""
-    size = len(component.nodes)
-    kind, moves = component.kind, component.moves
-    options = [None if kind[i] == CHANCE else _option_values(component, values, i) for i in range(size)]
-    best = [[] if row is None else _within(row, max(row) if kind[i] == MAX else min(row), slack)
-            for i, row in enumerate(options)]
-    if all(len(places) < 2 for places in best):  # no two best moves anywhere: nearly all of Pig's cycles
-        return [places[0] if places else 0 for places in best]
-    settled = bytearray(abs(values[i] - component.repetition[i]) <= slack for i in range(size))
-    # The moves the search for a settled place follows: a player's best moves, every outcome of the dice.
-    followed = [[moves[i][place][1] for place in best[i]] if options[i] is not None else [j for _, j, _, _ in moves[i]]
-                for i in range(size)]
-    callers: list[list[int]] = [[] for _ in range(size)]
-    for i, targets in enumerate(followed):
-        for j in targets:
-            if j != _EXIT:
-                callers[j].append(i)
-    sure = bytearray([1]) * size
-    while True:
-        distance = _distances_to_settled(kind, followed, callers, sure, settled)
-        lost = [i for i in range(size) if sure[i] and distance[i] is None]
-        if not lost:
-            break
-        for i in lost:
-            sure[i] = 0
-    choices = [0] * size
-    for i, row in enumerate(options):
-        if row is None:
-            continue
-        if sure[i] and not settled[i]:
-            choices[i] = min(best[i], key=lambda place: (_steps_from(moves[i][place][1], distance), place))
-        else:
-            choices[i] = _first_best(row, kind[i], slack)
-    return choices
-
-
 _TIES = 1_000  # best moves: within this many times value iteration's last change of the best
-
-
-def _within(row: list[Any], best: Any, slack: float) -> list[int]:
-    """The places in ``row`` of the values within ``slack`` of ``best`` (``best``'s among them
-    where it is infinite: a sum past the floats' range)."""
-    return [place for place, value in enumerate(row) if value == best or abs(value - best) <= slack]
-
-
-def _steps_from(target: int, distance: list[int | None]) -> int:
-    """How far a move to ``target`` is from a settled place (see ``_distances_to_settled``):
-    none for a move out; past every distance for a node with none."""
-    if target == _EXIT:
-        return 0
-    steps = distance[target]
-    return len(distance) + 1 if steps is None else steps
-
-
-def _distances_to_settled(kind: list[int], followed: list[list[int]], callers: list[list[int]], sure: bytearray,
-                          settled: bytearray) -> list[int | None]:
-    """Each ``sure`` node's number of steps to a settled place (a move out of the component, or
-    a node worth the repetition value: 0 steps) along ``followed`` moves that stay among the
-    sure nodes (a player's node: one such move; a node of dice: some outcome, and every
-    outcome out or sure); None where there is none."""
-    size = len(kind)
-    distance: list[int | None] = [0 if sure[i] and settled[i] else None for i in range(size)]
-
-    def joins(i: int) -> bool:
-        return bool(sure[i]) and distance[i] is None and (
-            kind[i] != CHANCE or all(j == _EXIT or sure[j] for j in followed[i]))
-
-    frontier = [i for i in range(size) if distance[i] == 0]
-    steps = 0
-    while True:
-        steps += 1
-        reached = []
-        if steps == 1:  # a move out is a settled place one step away
-            reached = [i for i in range(size) if _EXIT in followed[i] and joins(i)]
-            for i in reached:
-                distance[i] = 1
-        for j in frontier:
-            for i in callers[j]:
-                if joins(i):
-                    distance[i] = steps
-                    reached.append(i)
-        if not reached:
-            return distance
-        frontier = reached
-
-
-def _solve_block(block: list[int], equations: dict[int, tuple[Any, dict[int, Any]]], steps: list[int]) -> dict[int, Any]:
-    """Solve ``x_i = constant_i + sum(coefficient * x_j)`` over ``block`` with fractions,
-    by Gaussian elimination on sparse rows (x_j outside the block are already in the constants),
-    in at most ``steps[0]`` steps (counted down there)."""
-    if len(block) > _BLOCK_LIMIT:
-        raise NotExact(f"a block of {len(block)} equations is too large to solve with fractions")
-    # Row i: x_i - sum(c_ij x_j) = constant_i, kept as {j: coefficient} with the diagonal.
-    rows: dict[int, dict[int, Any]] = {}
-    rhs: dict[int, Any] = {}
-    for i in block:
-        constant, coefficients = equations[i]
-        row = {j: -Fraction(c) for j, c in coefficients.items()}
-        row[i] = row.get(i, 0) + Fraction(1)
-        rows[i], rhs[i] = row, Fraction(constant)
-    order = list(block)
-    for pivot in order:
-        row = rows[pivot]
-        diagonal = row[pivot]
-        if diagonal == 0:
-            raise NotExact("a singular system of equations")
-        for other in order:
-            if other == pivot or pivot not in rows[other]:
-                continue
-            target = rows[other]
-            steps[0] -= len(row)
-            if steps[0] < 0:
-                raise NotExact(f"solving with fractions takes more than {_FRACTION_STEPS:,} steps")
-            factor = target.pop(pivot) / diagonal
-            for j, c in row.items():
-                if j != pivot:
-                    target[j] = target.get(j, 0) - factor * c
-            rhs[other] -= factor * rhs[pivot]
-    return {i: rhs[i] / rows[i][i] for i in order}
-
-
-def evaluate_policy(component: _Component, policy: list[int], steps: list[int]) -> list[Any]:
-    """The exact values of the Markov chain where each player's node plays ``policy[i]``
-    (a place in its moves), in at most ``steps[0]`` steps of elimination; nodes the chain
-    never leaves score the repetition value."""
-    size = len(component.nodes)
-
-    def followed(i: int) -> list[tuple[int, Any, Any]]:
-        moves = component.moves[i]
-        if component.kind[i] == CHANCE:
-            return [(j, v, p) for _, j, v, p in moves]
-        _, j, v, _ = moves[policy[i]]
-        return [(j, v, 1)]
-
-    chains = [followed(i) for i in range(size)]
-    values: list[Any] = [None] * size
-    blocks = strongly_connected(range(size), lambda i: [j for j, _, _ in chains[i] if j != _EXIT])
-    for block in blocks:
-        members = set(block)
-        closed = all(j in members for i in block for j, _, _ in chains[i])
-        if closed:
-            for i in block:
-                values[i] = component.repetition[i]
-            continue
-        equations = {}
-        for i in block:
-            constant: Any = 0
-            coefficients: dict[int, Any] = {}
-            for j, v, p in chains[i]:
-                if j == _EXIT:
-                    constant += p * v
-                elif j in members:
-                    coefficients[j] = coefficients.get(j, 0) + p
-                else:
-                    constant += p * values[j]
-            equations[i] = (constant, coefficients)
-        solved = _solve_block(block, equations, steps)
-        for i, value in solved.items():
-            values[i] = value.numerator if value.denominator == 1 else value
-    return values
-
-
-def _end_components(component: _Component, fixed_kind: int, policy: list[int]) -> set[int]:
-    """The nodes in end components of the chain where ``fixed_kind``'s nodes play ``policy``
-    and the other player's nodes may take any move that stays in the component."""
-    def targets(i: int) -> list[int]:
-        moves = component.moves[i]
-        if component.kind[i] == fixed_kind:
-            return [moves[policy[i]][1]]
-        return [j for _, j, _, _ in moves]
-
-    return set(_end_blocks(set(range(len(component.nodes))), targets,
-                           lambda i: component.kind[i] in (CHANCE, fixed_kind)))
-
-
-def exact_values(component: _Component, guess: list[float], slack: float) -> tuple[list[Any], list[int]]:
-    """Exact values of the component by policy iteration from the choices ``guess`` makes (the
-    first move within ``slack`` of the best), certified (see the module's docstring), and the
-    choices that make them (a place in each player's node's moves): played by both sides, they
-    score those values; raises NotExact when they cannot be had."""
-    if len(set(component.repetition)) > 1:
-        raise NotExact("the repetition value differs between positions of one cycle")
-    if any(v is not None and isinstance(v, float) for row in component.moves for _, _, v, _ in row):
-        raise NotExact("a position the cycle leads to has no exact value")
-    size = len(component.nodes)
-    deciding = [i for i in range(size) if component.kind[i] != CHANCE]
-    policy = [0] * size
-    for i in deciding:
-        policy[i] = _first_best(_option_values(component, guess, i), component.kind[i], slack)
-    steps = [_FRACTION_STEPS]
-    for _ in range(_ROUNDS):
-        values = evaluate_policy(component, policy, steps)
-        switched = False
-        for i in deciding:
-            options = _option_values(component, values, i)
-            best = max(options) if component.kind[i] == MAX else min(options)
-            if options[policy[i]] != best:
-                policy[i] = options.index(best)
-                switched = True
-        if not switched:
-            break
-    else:
-        raise NotExact("policy iteration did not settle")
-    drift = _drift(component, values, policy)
-    if drift:
-        # Of two equally good moves the one kept may go round a cycle for ever (worth the
-        # values all the same, as the dice lead out of it): the moves towards a way out, if
-        # they score the same values, may have no such drift.
-        ending = _ending_choices(component, values, 0)
-        try:
-            scored = ending != policy and evaluate_policy(component, ending, steps) == values
-        except NotExact:  # the fractions outgrew their steps: the drift is what was found
-            scored = False
-        if not scored or _drift(component, values, ending):
-            raise NotExact(drift)
-        policy = ending
-    return values, policy
-
-
-def _drift(component: _Component, values: list[Any], policy: list[int]) -> str:
-    """What keeps ``values``, which both players' ``policy`` scores, from being certified (see
-    the module's docstring): a player's choices that let the game drift for ever through
-    positions worth more to that player than endless play; "" where nothing does."""
-    r = component.repetition[0]
-    if any(values[i] > r for i in _end_components(component, MAX, policy)):
-        return "the first player's choices may drift for ever"
-    if any(values[i] < r for i in _end_components(component, MIN, policy)):
-        return "the second player's choices may drift for ever"
-    return ""
 
 
 def solve_chance_cycle(
@@ -818,7 +425,7 @@ def solve_chance_cycle(
     when ``try_exact`` (the game is small enough), the odds are exact numbers and the
     certificate holds, else by value iteration."""
     try:
-        component = _Component(graph, solution, members)
+        component = Component(graph, solution, members)
         guess, bound, change = value_iteration(component, tolerance, interrupt_check)
     except OverflowError:
         raise SearchError("positions repeat through the dice where play can end with a score past the range of the "
@@ -839,7 +446,7 @@ def solve_chance_cycle(
         except NotExact:
             pass
     if policy is None:
-        policy = _ending_choices(component, values, slack)
+        policy = ending_choices(component, values, slack)
     for i, node in enumerate(members):
         solution.value[node] = values[i]
         if component.kind[i] != CHANCE:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 import gdl
 from searchers import SearchError, alphabeta, expectiminimax
 from searchers.protocol import Value
-from searchers.strong import solve_strong, stochastic
+from searchers.strong import component, policy, solve_strong, stochastic
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.solution import NEVER
 from tests.pygames import GraphGame, PassingSubtraction, TicTacToe
@@ -106,7 +106,7 @@ def test_the_coin_game_is_exactly_one_third() -> None:
 def test_value_iteration_alone_is_marked_inexact(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without policy iteration (a game too large for it), the coin game's value comes within
     the tolerance of 1/3 and is not called exact; the residual is below the tolerance."""
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     result = solve_strong(CoinFlip(), tolerance=1e-9)
     assert not result.exact and result.method == "value iteration"
     assert abs(result.value - 1 / 3) < 1e-8
@@ -133,7 +133,7 @@ def test_value_iteration_counts_the_scores_it_rounds_to_floats(monkeypatch: pyte
     """Value iteration computes with floats: a score that no float equals (2**60 + 1, 1/3)
     moves as it becomes one, and the value found with it.  Every value here is the score, so the
     span of the scores is nought; the residual still bounds how far the value found is."""
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     result = solve_strong(CoinToOneScore(score))
     assert not result.exact and result.method == "value iteration"
     assert result.value != score  # no float is the score
@@ -254,7 +254,7 @@ class ThrowFirst(ThrowAgain):
 def test_odds_given_as_floats_are_named_beside_value_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
     """Value iteration makes the solve not exact first; the first throw's float odds are named
     among the reasons all the same (A: 1/2 + 1/2 * -5/9 = 2/9)."""
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     result = solve_strong(ThrowFirst(Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)))
     assert not result.exact and abs(result.value - 2 / 9) < 1e-9
     assert result.inexact_reason is not None
@@ -363,7 +363,7 @@ def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.
     the value: at every position, playing the table's best moves scores the table's value (a
     chain iterated here), and the start's is known by hand (1/3, -1/3, 0 or 1/2 for A)."""
     if not exact:
-        monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+        monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     game = gdl.loads(text, rep=repetition)
     result = solve_strong(game, tiers=False, tolerance=1e-12)
     assert result.exact == exact or "retrograde" in result.method  # pass coin's cycle has no dice in it
@@ -377,7 +377,7 @@ def test_both_sides_playing_the_best_moves_score_the_values(monkeypatch: pytest.
 
 
 def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
-             probabilities: dict[int, list[Value]] | None = None, repetition: Value = 0) -> stochastic._Component:
+             probabilities: dict[int, list[Value]] | None = None, repetition: Value = 0) -> component.Component:
     """The cycle of a graph whose node ``n`` moves to ``moves[n]``: the nodes of ``kinds``, the
     others solved already, at ``ends``' values; endless play scores ``repetition``."""
     from array import array
@@ -394,7 +394,7 @@ def cycle_of(moves: list[list[int]], kinds: list[int], ends: dict[int, Value],
     solution = Solution.empty(size)
     for node, value in ends.items():
         solution.value[node] = value
-    return stochastic._Component(graph, solution, list(range(len(kinds))))
+    return component.Component(graph, solution, list(range(len(kinds))))
 
 
 def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip() -> None:
@@ -408,13 +408,13 @@ def test_value_iterations_best_moves_leave_a_cycle_where_a_pass_ties_with_a_flip
     # A (0) passes to B (2) or flips (1: a win, 4, a loss, 5, or again); B likewise (3).
     coins = cycle_of([[2, 1], [4, 5, 0], [0, 3], [4, 5, 2]], [MAX, CHANCE, MIN, CHANCE], {4: 1, 5: -1},
                      {1: third, 3: third}, Fraction(-1, 2))
-    assert stochastic._ending_choices(coins, [0.0] * 4, 1e-9) == [1, 0, 1, 0]
+    assert policy.ending_choices(coins, [0.0] * 4, 1e-9) == [1, 0, 1, 0]
     coins.repetition = [0] * 4
-    assert stochastic._ending_choices(coins, [0.0] * 4, 1e-9) == [0, 0, 0, 0]
+    assert policy.ending_choices(coins, [0.0] * 4, 1e-9) == [0, 0, 0, 0]
     # C (0) moves to D (1) or out (2), worth a hair less; D moves back to C alone.
     hair = cycle_of([[1, 2], [0]], [MAX, MIN], {2: 0.5 - 1e-12})
-    assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-9) == [1, 0]
-    assert stochastic._ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
+    assert policy.ending_choices(hair, [0.5, 0.5], 1e-9) == [1, 0]
+    assert policy.ending_choices(hair, [0.5, 0.5], 1e-15) == [0, 0]
 
 
 def test_exact_values_take_the_tied_move_that_leads_out() -> None:
@@ -429,11 +429,11 @@ def test_exact_values_take_the_tied_move_that_leads_out() -> None:
     cycle = cycle_of([[3, 1], [4, 3], [5, 0], [6, 4], [2, 1]], [MAX, MIN, MIN, CHANCE, MIN], {5: 1, 6: -1},
                      {3: [Fraction(1, 3), Fraction(2, 3)]}, Fraction(1, 2))
     first_best = [0, 0, 1, 0, 0]  # the first move worth the most to its player under those values
-    assert stochastic.evaluate_policy(cycle, first_best, [10**6]) == [-1] * 5
-    assert stochastic._drift(cycle, [-1] * 5, first_best) == "the second player's choices may drift for ever"
-    values, policy = stochastic.exact_values(cycle, [-0.9999999999998] * 5, 1e-9)
-    assert values == [-1] * 5 and policy == [0, 1, 1, 0, 1]  # B to T, B3 to A, B2 to B: on to the throw
-    assert stochastic._drift(cycle, values, policy) == ""
+    assert policy.evaluate_policy(cycle, first_best, [10**6]) == [-1] * 5
+    assert policy._drift(cycle, [-1] * 5, first_best) == "the second player's choices may drift for ever"
+    values, choices = policy.exact_values(cycle, [-0.9999999999998] * 5, 1e-9)
+    assert values == [-1] * 5 and choices == [0, 1, 1, 0, 1]  # B to T, B3 to A, B2 to B: on to the throw
+    assert policy._drift(cycle, values, choices) == ""
     game = TieredGraph(kinds=("A", "B", "B", "dice", "B", "end", "end"), arcs=((3, 1), (4, 3), (5, 0), (6, 4), (2, 1), (), ()),
                        weights=((), (), (), (1, 2), (), (), ()), ends=(0, 0, 0, 0, 0, 1, -1), tiers=(0,) * 7,
                        repetition=(Fraction(1, 2),) * 7)
@@ -502,7 +502,7 @@ def test_value_iteration_bounds_values_it_cannot_pin_down(monkeypatch: pytest.Mo
     is worth less to it, (1/2 + 1/5)/2 to A, (1/2 + 4/5)/2 to B), which the values found are,
     and the bound says how far they might be, 3/5, rather than a last change of nothing.
     Policy iteration proves 1/2."""
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     game = gdl.loads(PASS_OR_THROW)
     result = solve_strong(game, tiers=False)
     assert result.value == 0.5 and not result.exact and result.method == "value iteration"
@@ -551,7 +551,7 @@ def test_value_iterations_bound_is_at_most_the_distance_from_the_lowest_score_to
     bound says so.  The values are the game's, worked out by hand: each side passes (1/2 for
     both turns), a throw is worth (1/5 + 1/2)/2 = 7/20 from A's and (4/5 + 1/2)/2 = 13/20 from
     B's, the start 1/2."""
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     game = gdl.loads(PASS_OR_THROW_COPIES)
     result = solve_strong(game, tiers=tiers)
     assert not result.exact and result.value == 0.5 and result.positions == 31
@@ -712,7 +712,7 @@ def test_an_outcome_at_odds_of_zero_is_no_way_out(monkeypatch: pytest.MonkeyPatc
     Read as a way out of the cycle, it made value iteration take the play for one that ends,
     and its ends stopped apart: 0.5, "within 0.5"; policy iteration's certificate failed."""
     if not exact:
-        monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)
+        monkeypatch.setattr(policy, "EXACT_LIMIT", 0)
     result = solve_strong(gdl.loads(JACKPOT), tiers=False)
     assert result.exact == exact
     assert result.value == 0 if exact else abs(result.value) <= result.residual < 1e-12
@@ -1003,7 +1003,7 @@ def test_exact_values_give_way_to_value_iteration_when_their_fractions_grow_too_
     steps, value iteration answers, not exact but within its bound of the exact value."""
     exact = solve_strong(gdl.loads(RING))
     assert exact.exact and exact.method == "policy iteration" and exact.positions == 160
-    monkeypatch.setattr(stochastic, "_FRACTION_STEPS", 10_000)
+    monkeypatch.setattr(policy, "_FRACTION_STEPS", 10_000)
     bounded = solve_strong(gdl.loads(RING))
     assert not bounded.exact and bounded.method == "value iteration"
     assert abs(bounded.value - exact.value) <= bounded.residual + 1e-12

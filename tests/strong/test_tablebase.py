@@ -289,9 +289,9 @@ def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytes
     """Pig to 5 with policy iteration held back (its 176 positions past the exact limit) is
     solved by value iteration: `gdl query` says the value is not exact and within what, the
     solve's bound (`residual`, in JSON too); the value is within it of the exact 161/271."""
-    from searchers.strong import stochastic
+    from searchers.strong import policy
 
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 100)
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 100)
     out = tmp_path / "pig.sqlite"
     status, printed, _ = run(capsys, "solve", str(ROOT / "games" / "pig.gdl"), "-p", "goal=5", "--strong",
                              "--out", str(out), "--json")
@@ -1736,9 +1736,9 @@ def test_a_bound_past_the_floats_range_is_no_bound_and_json_stays_json(
     is not exact and says that no bound is known: `"residual": null` in JSON (Python wrote
     `Infinity`, which no JSON reader takes), in words in the text and in `gdl query`; a float
     value that large is shown by its size, not by its 308 digits."""
-    from searchers.strong import stochastic
+    from searchers.strong import policy
 
-    monkeypatch.setattr(stochastic, "EXACT_LIMIT", 0)  # value iteration alone, as past 10,000 positions
+    monkeypatch.setattr(policy, "EXACT_LIMIT", 0)  # value iteration alone, as past 10,000 positions
     path = tmp_path / "huge.gdl"
     path.write_text(HUGE_COIN)
 
