@@ -23,7 +23,7 @@ from gdl.cli import main
 from searchers.strong import TablebaseError, TablebaseReader, solve_strong
 from searchers.strong.tablebase import TablebaseWriter
 from searchers.strong.tiergraph import TierGraph
-from searchers.strong.tiers import Scratch
+from searchers.strong.scratch import Scratch
 from searchers.protocol import position_of
 from tests.pygames import ConnectK
 from tests.strong.games import brute_remoteness, reachable
@@ -406,9 +406,9 @@ def test_graphs_held_in_memory_or_in_files_give_the_same_table(whole_graph: Path
     bytes, else in a file: all in files, some of each, or all in memory, without workers, the
     solve writes the very same rows as the whole graph solved in memory, and one process holding
     them all writes no graph file at all; worker processes read every graph from its file."""
-    from searchers.strong import tiers
+    from searchers.strong import scratch
 
-    monkeypatch.setattr(tiers, "_GRAPHS_HELD", held)
+    monkeypatch.setattr(scratch, "_GRAPHS_HELD", held)
     written: list[str] = []
     write_bytes = Path.write_bytes
 
@@ -476,18 +476,18 @@ def test_a_frontier_written_to_disk_gives_the_same_table(whole_graph: Path, tmp_
     """With at most 50 states of later tiers held in memory (connect 3x3 has tiers of up to 150
     positions), the rest written to the scratch file and read back a batch at a time, the
     solve writes the very same rows as the whole graph solved in memory."""
-    from searchers.strong import tiers
+    from searchers.strong import scratch
 
-    monkeypatch.setattr(tiers, "_FRONTIER_KEPT", 50)
+    monkeypatch.setattr(scratch, "_FRONTIER_KEPT", 50)
     spilled: list[int] = []
-    spill = tiers.Scratch.spill_if_full
+    spill = Scratch.spill_if_full
 
-    def counting(scratch: Any) -> None:
-        before = len(scratch.spilled)
-        spill(scratch)
-        spilled.append(len(scratch.spilled) - before)
+    def counting(files: Any) -> None:
+        before = len(files.spilled)
+        spill(files)
+        spilled.append(len(files.spilled) - before)
 
-    monkeypatch.setattr(tiers.Scratch, "spill_if_full", counting)
+    monkeypatch.setattr(Scratch, "spill_if_full", counting)
     solve_to(tmp_path / "spilled.sqlite", workers=workers)
     assert sum(spilled) > 0  # the frontier did go to disk
     assert table(tmp_path / "spilled.sqlite") == table(whole_graph)

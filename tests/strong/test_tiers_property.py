@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import searchers.strong.parallel as parallel
+import searchers.strong.scratch as scratch
 import searchers.strong.tiers as tiers
 from searchers.strong import solve_strong
 from tests.strong.games import TieredGraph
@@ -26,8 +27,8 @@ REPETITION = [Fraction(-1), Fraction(-1, 2), Fraction(0), Fraction(1, 2), Fracti
 
 # The solver's sizes, each shrunk so that a game of a few nodes crosses every bound.
 TINY = [
-    (tiers, "_SOLVE_CHUNK", 2), (tiers, "_SOLVE_CHUNK_LEAST", 1), (tiers, "_FRONTIER_KEPT", 1),
-    (tiers, "_GRAPHS_HELD", 0), (tiers, "_COMMIT_ROWS", 1), (tiers, "_ANSWERS_KEPT", 1),
+    (tiers, "_SOLVE_CHUNK", 2), (tiers, "_SOLVE_CHUNK_LEAST", 1), (scratch, "_FRONTIER_KEPT", 1),
+    (scratch, "_GRAPHS_HELD", 0), (tiers, "_COMMIT_ROWS", 1), (tiers, "_ANSWERS_KEPT", 1),
     (tiers, "_LOOK_SLICE", 1), (tiers, "_FOUND_PER_QUEUED", 0), (parallel, "_CHUNK", 1),
     (parallel, "_CLOSURE_LIMIT", 2),
 ]
