@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import operator
-import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
-from types import CodeType, FrameType, TracebackType
+from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from gdl import _hot, model
@@ -19,11 +18,12 @@ from gdl.limits import room_for_nesting
 from gdl.model import CheckedGame
 from gdl.payoffs import outcome_range
 from gdl.specials import SPECIAL_DEFINITIONS
-from gdl.values import CHANCE, Grid, Map, RuleError, Symbol, TextBudget, cut_short, state_class, symbol, to_text
+from gdl.values import CHANCE, Grid, Map, RuleError, state_class, symbol, to_text
 from interpreter import runtime
+from interpreter.failures import explain, failed_at, local_kinds, names_read, value_shown
 from interpreter.passes import Passes
 from interpreter.program import Program
-from interpreter.writer import Span, innermost
+from interpreter.writer import Span
 
 if TYPE_CHECKING:  # mypy sees typeguard's own decorator and checks the function
     from typeguard import typeguard_ignore
@@ -39,56 +39,6 @@ Rule = Callable[[State], Any]
 """A compiled rule: a function of the state."""
 
 _serial = itertools.count()
-
-
-def explain(error: BaseException) -> str:
-    """What a Python exception raised by compiled rules means, in the game's words."""
-    if isinstance(error, RuleError):
-        return str(error)
-    if isinstance(error, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(error, IndexError):
-        return "an index is out of range"
-    if isinstance(error, RecursionError):
-        return "functions called each other too deeply (is a recursion missing its base case?)"
-    if isinstance(error, ValueError) and "unpack" in str(error):
-        return f"a pattern does not fit the value it unpacks ({error})"
-    if isinstance(error, TypeError):
-        words = _kind_mistake(str(error))
-        if words is not None:
-            return words
-    if isinstance(error, (TypeError, ValueError, KeyError, AttributeError)):
-        return f"a value of the wrong kind was used ({error})"
-    return f"the rule failed ({type(error).__name__}: {error})"
-
-
-# Python's words for the usual mistakes of kind, and the same in the language's words (the
-# kinds named by `_KINDS`): what a person who wrote the game, not Python, can act on.
-_KIND_MISTAKES = [
-    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"),
-     "{1} and {2} cannot be compared (`{0}`)"),
-    (re.compile(r"unsupported operand type\(s\) for (\S+?): '(\w+)' and '(\w+)'"),
-     "`{0}` cannot take {1} and {2}"),
-    (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+'), "`+` cannot join {0} and {1}"),
-    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "`{0}` cannot take {1}"),
-    (re.compile(r"cannot unpack non-iterable (\w+) object"), "a pattern does not fit the value it unpacks: {0} holds no items"),
-    (re.compile(r"'(\w+)' object is not iterable"), "{0} holds no items to go through"),
-    (re.compile(r"'(\w+)' object is not subscriptable"), "{0} has no items to index"),
-    (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} has no length"),
-]
-_KINDS = {"int": "an integer", "bool": "a boolean", "str": "a string", "Symbol": "a symbol",
-          "Fraction": "a fraction", "float": "a number", "tuple": "a list or tuple", "list": "a list",
-          "Map": "a map", "dict": "a map", "Set": "a set", "frozenset": "a set", "NoneType": "nothing"}
-
-
-def _kind_mistake(text: str) -> str | None:
-    """A TypeError's message in the language's words, or None if it is not one of the usual."""
-    for pattern, words in _KIND_MISTAKES:
-        found = pattern.fullmatch(text)
-        if found is not None:
-            return words.format(*(_KINDS.get(part, "a grid" if part.startswith("Grid") else part)
-                                  for part in found.groups()))
-    return None
 
 
 class BaseGame:
@@ -164,26 +114,6 @@ class BaseGame:
         raise NotImplementedError
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BOUND = re.compile(r"\bfor\s+([A-Za-z_0-9,\s()]+?)\s+in\b")  # a comprehension's (or a loop's) names
-_SHOWN = 200  # characters of a value shown in a message at most
-
-
-def _value_shown(value: Any, kind: Kind | None = None) -> str:
-    """A value as a message shows a local name's: as the game prints it (a list in brackets,
-    given its ``kind``), a string in quotes (a symbol without), cut to ``_SHOWN`` characters
-    (a long one never printed whole)."""
-    try:
-        text = to_text(value, TextBudget(50 * _SHOWN, "a value shown"), kind)
-    except RuleError:
-        return f"(a value of {len(value):,} items, too long to show)" if hasattr(value, "__len__") \
-            else "(a value too long to show)"
-    if isinstance(value, str) and not isinstance(value, Symbol):
-        text = '"' + text + '"'
-    return cut_short(text, _SHOWN)
-
-
 # A tier is kept as a signed 64-bit integer (in the strong solver's arrays and the tablebase).
 _TIER_LEAST, _TIER_MOST = -(1 << 63), (1 << 63) - 1
 
@@ -191,7 +121,7 @@ _TIER_LEAST, _TIER_MOST = -(1 << 63), (1 << 63) - 1
 def _tier_problem(tier: Any) -> str:
     """What is wrong with a value `tier` gave: not an integer, or one too large to keep."""
     if type(tier) is not int:
-        return f"`tier` must be an integer ({SPECIAL_DEFINITIONS['tier'][1]}), got {_value_shown(tier)}"
+        return f"`tier` must be an integer ({SPECIAL_DEFINITIONS['tier'][1]}), got {value_shown(tier)}"
     return f"`tier` must lie between -2**63 and 2**63 - 1 (it is kept in 64 bits), got {tier}"
 
 
@@ -463,7 +393,7 @@ class Game(BaseGame):
             trace = trace.tb_next
         frame = None if failed is None else failed.tb_frame
         if failed is not None:
-            line, column = self._failed_at(failed)
+            line, column = failed_at(failed, self._spans, self._positions)
         elif rule is not None and rule in self.checked.definitions:
             node = self.checked.definitions[rule].node
             line, column = node.line, node.column
@@ -473,54 +403,14 @@ class Game(BaseGame):
             explain(error),
             file=self.source.name, line=line, column=column, source_line=self.source.line(line),
             state_text=self._describe(state) if state is not None else None,
-            names_text=None if frame is None else self._names_read(frame, self.source.line(line) or ""),
+            names_text=None if frame is None else names_read(frame, self.source.line(line) or "", self.checked,
+                                                             self._local_kinds),
         )
 
     @cached_property
     def _local_kinds(self) -> dict[str, Kind]:
         """The kind of each local name of the file that has one kind wherever it is used."""
-        checked = self.checked
-        roots: list[model.Node | model.Block] = [d.value for d in checked.definitions.values()]
-        roots += [f.body for f in checked.functions.values()]
-        if checked.result is not None:
-            roots.append(checked.result.body)
-        kinds: dict[str, set[Kind]] = {}
-        for node in (n for root in roots for n in model.walk(root)):
-            if isinstance(node, model.LocalRef):
-                kinds.setdefault(node.local.name, set()).add(node.local.kind)
-        return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
-
-    def _failed_at(self, trace: TracebackType) -> tuple[int, int]:
-        """The file's position of the expression that failed on the generated line of
-        ``trace`` (the innermost marked one around the part of the line Python ran last), or
-        its statement's."""
-        line_number = trace.tb_lineno
-        positions = list(trace.tb_frame.f_code.co_positions())
-        index = trace.tb_lasti // 2
-        if 0 <= index < len(positions):
-            first, last, start, end = positions[index]
-            if first == last == line_number and start is not None and end is not None:
-                span = innermost(self._spans.get(line_number, []), start, end)
-                if span is not None:
-                    return span.line, span.column
-        return self._positions[line_number]
-
-    def _names_read(self, frame: FrameType, line: str) -> str | None:
-        """The values of the local names (a move, a function's arguments, a loop's variable)
-        that the failing line of the file reads, one a line; the state's fields are shown with
-        the state.  The compiled rules name a name `x` of the file `v_x`.  Words in strings are
-        not names; nor, unless the rule failed inside the comprehension itself (its own frame,
-        before Python 3.12), are the names a comprehension on the line binds: a local of the same
-        name outside it would be shown for them."""
-        code = _STRING.sub('""', line)
-        read = set(_WORD.findall(code)) - {field.name for field in self.checked.fields}
-        if not frame.f_code.co_name.startswith("<"):
-            for bound in _BOUND.findall(code):
-                read -= set(_WORD.findall(bound))
-        kinds = self._local_kinds
-        shown = [f"{name[2:]} = {_value_shown(value, kinds.get(name[2:]))}" for name, value in frame.f_locals.items()
-                 if name.startswith("v_") and name[2:] in read]
-        return "\n".join(shown) or None
+        return local_kinds(self.checked)
 
     def _describe(self, state: State) -> str:
         if self._display is not None:
