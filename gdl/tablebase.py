@@ -169,7 +169,7 @@ class Tablebase:
             if not isinstance(written[0], dict) or not all(isinstance(text, str) for text in written[0].values()) \
                     or not isinstance(written[1], str) or not isinstance(written[2], str):
                 raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "
-                                        f"file name, text and parameters as gdl writes them", file=str(self.path))
+                                        "file name, text and parameters as gdl writes them", file=str(self.path))
             params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
             # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
             self.game: Game = build(self.meta["game_text"], self.meta["file"], params)

@@ -427,7 +427,7 @@ def _depth_first(
             in the statistics, and the line so far is on the path, as it was in the search.
             """
             nonlocal top, tracer, nodes, leaves, cutoffs, table_hits, repetitions, deepest
-            nonlocal horizon, dropped_moves, chance_cycles, line
+            nonlocal horizon, dropped_moves, chance_cycles
             saved = (nodes, leaves, cutoffs, table_hits, repetitions, deepest, horizon,
                      dropped_moves, chance_cycles, tracer)
             tracer = None

@@ -20,7 +20,7 @@ from gdl import build
 from gdl.cli.common import (
     INTERRUPTED, TERMINATED, StrongProgressLine, Subcommands, Terminated, UsageError, add_command,
     add_searcher_options, by_move_name, check_search_limits, check_start_names, choose_searcher, clear_status, counted,
-    dice_searched_to_the_end, ends_in, exact_searcher, fraction_text, is_two_player_zero_sum, json_number, json_text,
+    dice_searched_to_the_end, ends_in, fraction_text, is_two_player_zero_sum, json_number, json_text,
     json_value, load_game, memory_size, move_table, move_text, move_value_fractions, number_text, outcome_texts,
     parse_params, plain_winner, refused, run_searcher, say, show_status, size_text, terminate_as_interrupt,
     value_column, value_text, whatever_the_others_do, win_score, within_text,

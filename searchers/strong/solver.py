@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import sqlite3
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -23,7 +22,7 @@ from typing import Any
 from .._common import root_player
 from ..protocol import Game, Move, State, Value, has_chance, position_of, require_two_player_zero_sum
 from ..results import SearchError
-from .graph import CHANCE, FIXED, MAX, TERMINAL, Graph, GrowthProgress, discover
+from .graph import CHANCE, FIXED, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
     BOUNDS_APART, FLOAT_ODDS, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution, backward_induction,
@@ -31,7 +30,7 @@ from .solution import (
 )
 from . import policy
 from .stochastic import solve_chance_cycle
-from .tablebase import TablebaseWriter, remove_sqlite_file, rows_of
+from .tablebase import TablebaseWriter, rows_of
 
 DEFAULT_TOLERANCE = 1e-12
 """Value iteration stops when no value changes by this much in a sweep."""

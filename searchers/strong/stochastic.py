@@ -26,7 +26,7 @@ from typing import Any, no_type_check as typeguard_ignore
 from ..results import SearchError
 from .component import EXIT, Circles, Component, circles_of
 from .policy import NotExact, ending_choices, exact_values
-from .graph import CHANCE, MAX, MIN, Graph
+from .graph import CHANCE, MAX, Graph
 from .solution import BOUNDS_APART, FLOAT_ODDS, SHORT_OF_TOLERANCE, Solution, float_error, floats_among, repetition_varies
 
 _SWEEPS = 1_000_000  # value iteration stops here even if the tolerance is not met

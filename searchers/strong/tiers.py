@@ -58,7 +58,7 @@ from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
     start_result,
 )
-from .tablebase import TablebaseWriter, remove_leftovers, remove_sqlite_file, rows_of
+from .tablebase import TablebaseWriter, remove_leftovers, rows_of
 from .tiergraph import Answers, ChunkSolution, TierGraph, in_solving_order, merge_into, tier_solution
 
 # Positions a chunk to solve holds at most, and at least where there are enough (fewer cost
