@@ -425,9 +425,10 @@ class WorkerRunner(Runner):
         as they come (a worker's answers wait in its outbox while the main process is busy with
         ``meanwhile``)."""
         held = [[key for key, holder in seeds if holder == number] for number in range(self.workers)]
-        # With a closure each position sent carries the work of those it finds: few of them
-        # (Pig's) are worth sharing out, to a difference of one.
-        self._balance(tier, held, 0 if closed else _BALANCE_SLACK)
+        if closed:
+            self._interleave(tier, held)
+        else:
+            self._balance(tier, held, _BALANCE_SLACK)
         tail = _Tail(self, tier, held, not closed, [key for key, _ in seeds] if closed else None)
         if meanwhile is not None:
             meanwhile()
@@ -438,6 +439,28 @@ class WorkerRunner(Runner):
                 expanded = tail.answered(number, *self._status_and_answer(connection))
                 if expanded is not None:
                     yield expanded
+
+    def _interleave(self, tier: int, held: list[list[bytes]]) -> None:
+        """Share the positions of ``tier`` out among the workers (``held``: each worker's keys,
+        updated) by turns in key order, moving those another worker is to expand.  With a
+        closure each position sent carries the work of those it finds, which varies: Pig's
+        turns are longer for the player further behind (one to 54 positions a turn in a tier of
+        Pig to 30), and equal numbers of turns held as they were found kept one worker busy
+        about twice as long as the other."""
+        turns = sorted(key for keys in held for key in keys)
+        given = {key: place % self.workers for place, key in enumerate(turns)}
+        for giver, keys in enumerate(held):
+            for taker in range(self.workers):
+                moved = [key for key in keys if given[key] == taker]
+                if taker != giver and moved:
+                    self._move(tier, giver, taker, moved)
+        held[:] = [turns[number::self.workers] for number in range(self.workers)]
+
+    def _move(self, tier: int, giver: int, taker: int, keys: list[bytes]) -> None:
+        """Move the states of ``keys`` of ``tier`` from worker ``giver`` to worker ``taker``."""
+        self._send(self.connections[giver], ("give", tier, keys))
+        states = self._received(self.connections[giver])
+        self._send(self.connections[taker], ("adopt", tier, keys, states))
 
     def _balance(self, tier: int, held: list[list[bytes]], least: int) -> None:
         """Move positions of ``tier`` from the workers holding more than their share to those
@@ -452,9 +475,7 @@ class WorkerRunner(Runner):
                     continue
                 moved = keys[len(keys) - min(surplus, room):]
                 del keys[len(keys) - len(moved):]
-                self._send(self.connections[giver], ("give", tier, moved))
-                states = self._received(self.connections[giver])
-                self._send(self.connections[taker], ("adopt", tier, moved, states))
+                self._move(tier, giver, taker, moved)
                 taken += moved
 
     def forget(self, tier: int) -> None:

@@ -1363,23 +1363,89 @@ def test_a_position_two_chunks_expanded_is_kept_once_with_the_states_its_moves_g
         bytearray([1]), [2], [b"q", b"r"], [3, 4], [None, "state of r"], [])
 
 
-def test_with_a_closure_the_queued_positions_are_shared_to_a_difference_of_one() -> None:
-    """Two queued positions held by one worker: with a closure (each carries the work of the
-    positions it finds) one goes to the other worker; without, a difference of two is not worth
-    a move (64 is)."""
-    from searchers.strong.workers import WorkerRunner
-
-    runner = WorkerRunner.__new__(WorkerRunner)  # no processes: the messages are noted
-    runner.workers = 2
-    sent: list[str] = []
-    runner._send = lambda connection, message: sent.append(message[0])  # type: ignore[method-assign]
-    runner._received = lambda connection: b"the states"  # type: ignore[method-assign]
-    runner.connections = [object(), object()]  # type: ignore[list-item]
+def test_a_few_queued_positions_are_not_worth_a_move_without_a_closure() -> None:
+    """Two queued positions held by one worker, without a closure: a difference of two is not
+    worth a move (64 is); with a least of 0 one goes to the other worker."""
+    runner, sent = _noting_runner()
     held: list[list[bytes]] = [[b"p", b"q"], []]
     runner._balance(3, held, 64)
     assert held == [[b"p", b"q"], []] and not sent
     runner._balance(3, held, 0)
-    assert held == [[b"p"], [b"q"]] and sent == ["give", "adopt"]
+    assert held == [[b"p"], [b"q"]] and sent == [("give", [b"q"]), ("adopt", [b"q"])]
+
+
+def test_with_a_closure_the_queued_positions_are_dealt_out_by_turns_in_key_order() -> None:
+    """With a closure each queued position carries the work of the positions it finds, which
+    varies (in Pig, with how far behind the player to move is): the positions are dealt out to
+    the workers by turns in key order, whoever found them; each worker gives the others
+    theirs."""
+    runner, sent = _noting_runner()
+    held: list[list[bytes]] = [[b"d", b"a", b"e"], [b"c", b"b"]]
+    runner._interleave(3, held)
+    assert held == [[b"a", b"c", b"e"], [b"b", b"d"]]
+    assert sent == [("give", [b"d"]), ("adopt", [b"d"]), ("give", [b"c"]), ("adopt", [b"c"])]
+    sent.clear()
+    runner._interleave(4, held)  # dealt out already: nothing moves
+    assert held == [[b"a", b"c", b"e"], [b"b", b"d"]] and not sent
+
+
+def _noting_runner() -> tuple[Any, list[tuple[str, list[bytes]]]]:
+    """A runner of two workers without processes, and the requests it sends them (the
+    request's name and the keys it moves)."""
+    from searchers.strong.workers import WorkerRunner
+
+    runner = WorkerRunner.__new__(WorkerRunner)
+    runner.workers = 2
+    sent: list[tuple[str, list[bytes]]] = []
+    runner._send = lambda connection, message: sent.append((message[0], message[2]))  # type: ignore[method-assign]
+    runner._received = lambda connection: b"the states"  # type: ignore[method-assign]
+    runner.connections = [object(), object()]  # type: ignore[list-item]
+    return runner, sent
+
+
+def test_a_tier_of_few_chunks_is_cut_into_as_many_for_each_worker_and_even() -> None:
+    """At least 256 positions a chunk to solve, at most 8,000: Pig to 30's tier of 745
+    positions goes to two workers as two chunks of 373 and 372 (as three, 256, 256 and 233, it
+    kept one worker busy twice as long as the other), and as two ranges of whole groups (here
+    seven of 100 and one of 45: 400 and 345); 300 positions as 150 and 150, not 256 and 44; 10
+    as one; 1,300 as six chunks, 217 and the last 215; 100,000 in chunks of 8,000, as many as
+    that takes; one worker, 745 in three, 249, 249 and 247."""
+    from searchers.strong.parallel import chunked
+    from searchers.strong.tiers import _whole_groups
+
+    def sizes(count: int, workers: int) -> list[int]:
+        return [len(chunk) for chunk in chunked(range(count), workers, largest=8_000, least=256)]
+
+    assert sizes(745, 2) == [373, 372] and sizes(300, 2) == [150, 150] and sizes(10, 2) == [10]
+    assert sizes(1_300, 2) == [217] * 5 + [215] and sizes(100_000, 2) == [8_000] * 12 + [4_000]
+    assert sizes(745, 1) == [249, 249, 247]
+    groups = [0, 100, 200, 300, 400, 500, 600, 700, 745]
+    assert _whole_groups(groups, 2) == [range(0, 400), range(400, 745)]
+
+
+def test_pig_positions_are_expanded_in_equal_shares_by_two_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                     ) -> None:
+    """Pig to 20 (13,376 positions) by two workers: each expands the positions of its share
+    of the queued ones and those they find inside their tier, counted here in each worker (the
+    count goes to a file of its own): 6,688 each, to 2% (dealt out as they were found, one
+    worker expanded 8,289 and the other 5,087)."""
+    import searchers.strong.workers as workers_module
+
+    expand = workers_module._expand_and_keep
+
+    def counting(game: Any, sampler: Any, number: int, tier: int, keys: list[bytes], *rest: Any) -> Any:
+        answer = expand(game, sampler, number, tier, keys, *rest)
+        with open(tmp_path / f"expanded.{number}", "a") as counts:  # a line a chunk
+            counts.write(f"{len(keys) + len(answer[8])}\n")
+        return answer
+
+    monkeypatch.setattr(workers_module, "_expand_and_keep", counting)  # forked workers have it too
+    pig = ROOT / "games" / "pig.gdl"
+    result = solve_strong(gdl.load(pig, goal=20), out=tmp_path / "pig.sqlite", workers=2,
+                          factory=partial(gdl.load, pig, goal=20))
+    shares = [sum(map(int, (tmp_path / f"expanded.{number}").read_text().split())) for number in range(2)]
+    assert result.positions == sum(shares) == 13_376  # the game as the table above
+    assert abs(shares[0] - shares[1]) <= 0.02 * sum(shares)
 
 
 GROUPS = """\
