@@ -75,8 +75,7 @@ def answers(base: Tablebase, state: Any) -> dict[str, Any]:
     children = by_move_name(game, ((m, game.result(state, m)) for m in moves))
     best = base.best_move(state)
     return {
-        # Named at a finished position too, as `gdl solve` names it at a finished start.
-        "to_move": None if chance else str(game.to_move(state)),
+        "to_move": None if terminal or chance else str(game.to_move(state)),
         # At a chance node, each outcome's probability; None elsewhere.
         "move_probabilities": by_move_name(game, outcomes) if chance else None,
         "terminal": terminal,
