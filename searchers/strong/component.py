@@ -109,8 +109,8 @@ def circles_of(kind: list[int], moves: list[list[Move]]) -> Circles:
     more positions where the other player has no choice (one place to go, inside it) and the
     dice cannot throw the play out.  Its player can keep the play in it for ever (scored the
     repetition value), or reach any of its positions, for certain, and leave from there: value
-    iteration reads its player's positions as one (``stochastic``), so that a value that dipped
-    during the sweeps cannot go round it and stay."""
+    iteration reads its player's positions as one (``stochastic._row``), so that a value that
+    dipped during the sweeps cannot go round it and stay."""
     size = len(kind)
     forced = [kind[i] != CHANCE and len({j for _, j, _, _ in moves[i]}) == 1 and moves[i][0][1] != EXIT
               for i in range(size)]

@@ -24,6 +24,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, TypeVar, no_type_check as typeguard_ignore
 
@@ -261,26 +262,38 @@ Seeds = list[tuple[bytes, Any]]
 """Positions to expand: each one's key and its state as the runner keeps it (``Runner.seed``)."""
 
 
-def chunk_size(count: int, workers: int, largest: int | None = None, least: int = 1) -> int:
-    """How many of ``count`` items a chunk holds: at most ``largest`` (by default ``_CHUNK``,
-    as it is at the call), few enough to make ``_CHUNKS_PER_WORKER`` chunks a worker unless
-    that leaves fewer than ``least`` a chunk.  Where that leaves fewer chunks, they are made
-    as many for each worker (no more than there were), and even: three chunks of a tier of 745
-    positions (256, 256 and 233: Pig's) kept one of two workers busy twice as long as the
-    other; two do not."""
+def chunk_count(count: int, workers: int, largest: int | None = None, least: int = 1) -> int:
+    """How many chunks ``count`` items are cut into: enough that none holds more than
+    ``largest`` (by default ``_CHUNK``, as it is at the call); else ``_CHUNKS_PER_WORKER`` a
+    worker, or as many as hold ``least`` items each, if fewer.  Where that is fewer than
+    ``_CHUNKS_PER_WORKER`` a worker but one a worker at least, it is made a multiple of the
+    workers (rounded down, each chunk growing): three chunks of Pig to 30's tier of 745
+    positions (256, 256 and 233) kept one of two workers busy twice as long as the other."""
+    if count <= 0:
+        return 0
     most = _CHUNK if largest is None else largest
-    size = max(least, 1, min(most, -(-count // (workers * _CHUNKS_PER_WORKER))))
-    chunks = -(-count // size)
-    if workers <= chunks < workers * _CHUNKS_PER_WORKER:
-        size = min(most, -(-count // (chunks - chunks % workers)))
-    return size
+    needed = -(-count // most)
+    chunks = max(needed, min(workers * _CHUNKS_PER_WORKER, count // max(least, 1)), 1)
+    if workers <= chunks < workers * _CHUNKS_PER_WORKER and chunks - chunks % workers >= needed:
+        chunks -= chunks % workers
+    return chunks
+
+
+def chunk_size(count: int, workers: int, largest: int | None = None, least: int = 1) -> int:
+    """How many of ``count`` items the largest chunk of ``chunk_count`` holds (those cut by
+    ``chunked`` differ by one at most)."""
+    return -(-count // max(chunk_count(count, workers, largest, least), 1))
 
 
 def chunked(items: Sequence[Item], workers: int, largest: int | None = None, least: int = 1) -> list[Sequence[Item]]:
-    """``items`` cut into consecutive chunks of ``chunk_size`` items (only the last chunk may
-    hold fewer)."""
-    size = chunk_size(len(items), workers, largest, least)
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    """``items`` cut into ``chunk_count`` consecutive chunks, as even as can be: the first ones
+    one item larger than the others where they cannot be equal."""
+    chunks = chunk_count(len(items), workers, largest, least)
+    if not chunks:
+        return []
+    size, larger = divmod(len(items), chunks)
+    ends = accumulate(size + (place < larger) for place in range(chunks))
+    return [items[end - size - (place < larger):end] for place, end in enumerate(ends)]
 
 
 class Runner:

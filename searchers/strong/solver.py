@@ -108,7 +108,7 @@ class SolvedTable:
 class StrongResult:
     """A strong solve: the start's value and best move, and figures about every position.
 
-    ``policy`` is True only when every value is proven: by backward induction, retrograde
+    ``exact`` is True only when every value is proven: by backward induction, retrograde
     analysis, or policy iteration with its certificate; after value iteration it is False and
     ``residual`` bounds how far any value may be from the game's (up to the floats' rounding).  ``outcomes`` counts the positions by
     value; ``remoteness`` is the start's (None where the end can be put off for ever or dice
@@ -138,7 +138,7 @@ class StrongResult:
     table: SolvedTable | None = field(default=None, repr=False)
     has_chance: bool = False
     endless: int | None = None
-    inexact_reason: str | None = None  # why ``policy`` is False, in words
+    inexact_reason: str | None = None  # why ``exact`` is False, in words
     principal_variation: tuple[Move, ...] = ()
 
     @cached_property
