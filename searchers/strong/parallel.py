@@ -265,17 +265,17 @@ Seeds = list[tuple[bytes, Any]]
 def chunk_count(count: int, workers: int, largest: int | None = None, least: int = 1) -> int:
     """How many chunks ``count`` items are cut into: enough that none holds more than
     ``largest`` (by default ``_CHUNK``, as it is at the call); else ``_CHUNKS_PER_WORKER`` a
-    worker, or as many as hold ``least`` items each, if fewer.  Where that is fewer than
-    ``_CHUNKS_PER_WORKER`` a worker but one a worker at least, it is made a multiple of the
-    workers (rounded down, each chunk growing): three chunks of Pig to 30's tier of 745
-    positions (256, 256 and 233) kept one of two workers busy twice as long as the other."""
+    worker, or as many as hold ``least`` items each, if fewer; and where that is fewer than
+    ``_CHUNKS_PER_WORKER`` a worker but more than one, as many for each worker (rounded up,
+    each chunk holding half of ``least`` at least): cut at 256 positions, a tier of Pig to 30
+    of 745 made three chunks, 256, 256 and 233, and kept one of two workers busy twice as
+    long as the other; a level of 300 positions of Kalah's, two of 256 and 44."""
     if count <= 0:
         return 0
     most = _CHUNK if largest is None else largest
-    needed = -(-count // most)
-    chunks = max(needed, min(workers * _CHUNKS_PER_WORKER, count // max(least, 1)), 1)
-    if workers <= chunks < workers * _CHUNKS_PER_WORKER and chunks - chunks % workers >= needed:
-        chunks -= chunks % workers
+    chunks = max(-(-count // most), min(workers * _CHUNKS_PER_WORKER, -(-count // max(least, 1))))
+    if 1 < chunks < workers * _CHUNKS_PER_WORKER:
+        chunks = min(count, workers * _CHUNKS_PER_WORKER, -(-chunks // workers) * workers)
     return chunks
 
 

@@ -1405,27 +1405,27 @@ def _noting_runner() -> tuple[Any, list[tuple[str, list[bytes]]]]:
 
 
 def test_a_tier_of_few_chunks_is_cut_into_as_many_for_each_worker_and_even() -> None:
-    """At least 256 positions a chunk to solve, at most 8,000: Pig to 30's tier of 745
-    positions goes to two workers as two chunks of 373 and 372 (as three, 256, 256 and 233, it
-    kept one worker busy twice as long as the other), and as two ranges of whole groups (here
-    seven of 100 and one of 45: 400 and 345); 1,300 positions as four of 325 (five would hold
-    256 each, not a multiple of two workers); 300 and 10 as one (two would hold fewer than 256
-    each); 100,000 as 13 chunks, none past 8,000 (four of 7,693, then 7,692); one worker, 745 in
-    two.  With no least (the chunks of a worker's own positions, and Ray's): four a worker, to
-    a chunk of one item, so 9 items to two workers go as 8 chunks, 4 to three as 3 (not 2)."""
+    """At least 256 positions a chunk to solve (or half that, to give each worker as many), at
+    most 8,000, four a worker if there are enough: Pig to 30's tier of 745 positions goes to
+    two workers as four chunks of 187 and 186 (as three, 256, 256 and 233, it kept one worker
+    busy twice as long as the other), and as four ranges of whole groups (here seven of 100 and
+    one of 45); 300 positions as 150 and 150, not 256 and 44; 1,300 as six chunks, 217 and 216;
+    10 as one; 100,000 as 13, none past 8,000 (four of 7,693, then 7,692); one worker, 745 in
+    three.  With no least (the chunks of a worker's own positions, and Ray's): four a worker, to
+    a chunk of one item, so 9 items to two workers go as 8 chunks, 4 to three workers as 4."""
     from searchers.strong.parallel import chunked
     from searchers.strong.tiers import _whole_groups
 
     def sizes(count: int, workers: int, least: int = 256) -> list[int]:
         return [len(chunk) for chunk in chunked(range(count), workers, largest=8_000, least=least)]
 
-    assert sizes(745, 2) == [373, 372] and sizes(1_300, 2) == [325] * 4
-    assert sizes(300, 2) == [300] and sizes(10, 2) == [10] and sizes(0, 2) == []
-    assert sizes(100_000, 2) == [7_693] * 4 + [7_692] * 9 and sizes(745, 1) == [373, 372]
-    assert sizes(9, 2, least=1) == [2] + [1] * 7 and sizes(4, 3, least=1) == [2, 1, 1]
+    assert sizes(745, 2) == [187, 186, 186, 186] and sizes(300, 2) == [150, 150]
+    assert sizes(1_300, 2) == [217] * 4 + [216] * 2 and sizes(10, 2) == [10] and sizes(0, 2) == []
+    assert sizes(100_000, 2) == [7_693] * 4 + [7_692] * 9 and sizes(745, 1) == [249, 248, 248]
+    assert sizes(9, 2, least=1) == [2] + [1] * 7 and sizes(4, 3, least=1) == [1] * 4
     assert list(chain.from_iterable(chunked(range(100_000), 2, largest=8_000, least=256))) == list(range(100_000))
     groups = [0, 100, 200, 300, 400, 500, 600, 700, 745]
-    assert _whole_groups(groups, 2) == [range(0, 400), range(400, 745)]
+    assert _whole_groups(groups, 2) == [range(0, 200), range(200, 400), range(400, 600), range(600, 745)]
 
 
 def test_pig_positions_are_expanded_in_equal_shares_by_two_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
