@@ -267,7 +267,7 @@ def chunk_count(count: int, workers: int, largest: int | None = None, least: int
     ``largest`` (by default ``_CHUNK``, as it is at the call); else ``_CHUNKS_PER_WORKER`` a
     worker, or as many as hold ``least`` items each, if fewer; and where that is fewer than
     ``_CHUNKS_PER_WORKER`` a worker but more than one, as many for each worker (rounded up,
-    each chunk holding half of ``least`` at least): cut at 256 positions, a tier of Pig to 30
+    so that a chunk may hold fewer than ``least``): cut at 256 positions, a tier of Pig to 30
     of 745 made three chunks, 256, 256 and 233, and kept one of two workers busy twice as
     long as the other; a level of 300 positions of Kalah's, two of 256 and 44."""
     if count <= 0:

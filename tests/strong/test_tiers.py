@@ -1405,7 +1405,7 @@ def _noting_runner() -> tuple[Any, list[tuple[str, list[bytes]]]]:
 
 
 def test_a_tier_of_few_chunks_is_cut_into_as_many_for_each_worker_and_even() -> None:
-    """At least 256 positions a chunk to solve (or half that, to give each worker as many), at
+    """At least 256 positions a chunk to solve (or fewer, to give each worker as many), at
     most 8,000, four a worker if there are enough: Pig to 30's tier of 745 positions goes to
     two workers as four chunks of 187 and 186 (as three, 256, 256 and 233, it kept one worker
     busy twice as long as the other), and as four ranges of whole groups (here seven of 100 and
