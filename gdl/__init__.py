@@ -100,9 +100,16 @@ def read(path: str | Path) -> str:
     return decode(data, str(path))
 
 
+_SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite file begins
+
+
 def decode(data: bytes, name: str) -> str:
     """The text of a game file's bytes, read as UTF-8 with any line ends (`\r\n`, `\r`)
-    as `\n`; bytes that are not UTF-8 are a syntax error at the first of them."""
+    as `\n`; bytes that are not UTF-8 are a syntax error at the first of them, and an SQLite file
+    (a tablebase given for its game) is refused as one."""
+    if data.startswith(_SQLITE_HEADER):  # a tablebase given where the game is asked for
+        raise GdlError("this is an SQLite database (a tablebase?), not a game file: `gdl query FILE` reads a "
+                       "tablebase, and `gdl play GAME --tablebase FILE` plays from one", file=name)
     data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     try:
         return data.decode("utf-8")

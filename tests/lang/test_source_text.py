@@ -4,6 +4,8 @@ line and column, and the line it quotes is the line it names."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,19 @@ def test_a_file_that_is_not_utf8_is_a_syntax_error_at_its_first_bad_byte(tmp_pat
     assert (error.file, error.line, error.column) == (str(path), 5, len('    out = "é" # ') + 1)
     assert error.message == "the file is not UTF-8 text: byte 0xff cannot be read here"
     assert error.source_line is not None and error.source_line.startswith('    out = "é" # ')
+
+
+def test_an_sqlite_file_is_named_as_one_not_as_text_that_is_not_utf8(tmp_path: Path) -> None:
+    # A tablebase given where the game file goes: its bytes are not quoted as a line of text.
+    path = tmp_path / "game.sqlite"
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("CREATE TABLE positions (key BLOB)")
+    assert path.read_bytes().startswith(b"SQLite format 3\0")
+    with pytest.raises(GdlError) as caught:
+        gdl.load(path)
+    error = caught.value
+    assert not isinstance(error, GdlSyntaxError) and (error.file, error.line) == (str(path), None)
+    assert error.message.startswith("this is an SQLite database (a tablebase?), not a game file: `gdl query FILE`")
 
 
 def test_a_byte_order_mark_at_the_start_is_ignored(tmp_path: Path) -> None:
