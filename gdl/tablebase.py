@@ -184,6 +184,23 @@ class Tablebase:
         older tablebases do not say: whether the game declares dice."""
         return bool(self.meta.get("has_chance", getattr(self.game, "has_chance", False)))
 
+    @property
+    def exact(self) -> bool:
+        """Whether every value is the game's exactly; if not, each is within ``residual`` of it
+        (value iteration's floats, for one) and ``inexact_reason`` says why."""
+        return self.meta.get("exact") is True
+
+    @property
+    def residual(self) -> float:
+        """How far any value may be from the game's: 0 where ``exact``."""
+        return float(self.meta.get("residual") or 0)
+
+    @property
+    def inexact_reason(self) -> str | None:
+        """Why the values are not exact, in words (None where they are)."""
+        reason = self.meta.get("inexact_reason")
+        return None if self.exact or not isinstance(reason, str) else reason
+
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key
 

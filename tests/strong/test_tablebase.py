@@ -132,6 +132,7 @@ def test_every_position_reads_back_through_the_python_api(tictactoe_db: Path) ->
     brute = brute_remoteness(TicTacToe())
     reader = TablebaseReader(tictactoe_db)
     assert reader.connection.execute("SELECT count(*) FROM positions").fetchone()[0] == 5478
+    assert (base.exact, base.residual, base.inexact_reason) == (True, 0.0, None)
     states, frontier = {game.initial_state()}, [game.initial_state()]
     checked = 0
     while frontier:
@@ -301,6 +302,10 @@ def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytes
     queried = json.loads(printed)
     assert (queried["exact"], queried["residual"]) == (False, solved["residual"])
     assert abs(queried["value"] - 161 / 271) <= queried["residual"]
+    with gdl.Tablebase(out) as base:  # the Python API says it too
+        assert (base.exact, base.residual) == (False, solved["residual"])
+        assert base.inexact_reason == "value iteration stops within the tolerance"
+        assert abs(base.value(base.game.initial_state()) - 161 / 271) <= base.residual
     status, printed, _ = run(capsys, "query", str(out))
     assert (f"value 0.5941 for First (not exact, every value within {solved['residual']:.2g}: value iteration "
             "stops within the tolerance)\n") in printed
