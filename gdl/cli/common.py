@@ -404,7 +404,8 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
     """The lines that list every move of a position solved (``rows``: each move's name, value
     for the ``first`` player, remoteness and, where the ``dice`` move, probability), as `gdl
     query` and `gdl solve --strong` print them; a column of remoteness where the game has one
-    (``remoteness``: none with dice, where only a finished game has one)."""
+    (``remoteness``: none with dice, where only a finished game has one), in which a move after
+    which perfect play never ends says so."""
     if dice:
         lines = [f"every outcome of the dice (its probability, the value for {first}):"]
     else:
@@ -413,7 +414,7 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
     values = value_column([value for _, value, _, _ in rows])
     for (name, _, steps, probability), value in zip(rows, values):
         chance = f"{number_text(probability)}  " if dice else ""
-        ends = f"  in {steps}" if remoteness and steps is not None else ""
+        ends = "" if not remoteness else "  never ends" if steps is None else f"  in {steps}"
         lines.append(f"  {name.ljust(width)}  {chance}{value}{ends}")
     return lines
 

@@ -1382,8 +1382,14 @@ def test_a_game_that_never_ends_with_perfect_play_says_so(capsys: pytest.Capture
     assert "ends in" not in out.splitlines()[1]
     # Both pass (a take of 1 would do too: Second passes at 3), and First is to move at 4 again.
     assert out.splitlines()[2] == "principal variation: pass, pass (then a position comes back)"
+    # Taking 2 leaves Second the last 2 to take; after taking 1 or passing, play never ends, which
+    # the column of remoteness says (it was left blank).
+    moves = ["every move (value for First, remoteness):", "  1      1  never ends", "  2     -1  in 1",
+             "  pass   1  never ends"]
+    assert out.splitlines()[3:7] == moves
     status, out, _ = run(capsys, "query", str(db))
     assert "value 1 for First, the `repetition` score: the game never ends with perfect play" in out
+    assert out.splitlines()[-4:] == moves
     status, out, _ = run(capsys, "query", str(db), "1", "2")  # 1 stone left, First to move: it takes it
     assert "value 1 for First, the game ends in 1 ply with perfect play" in out and "never ends" not in out
 
