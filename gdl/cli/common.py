@@ -412,8 +412,10 @@ def move_table(first: str, rows: Sequence[tuple[str, Any, int | None, Any]], dic
         lines = [f"every move (value for {first}{', remoteness' if remoteness else ''}):"]
     width = max(len(name) for name, *_ in rows)
     values = value_column([value for _, value, _, _ in rows])
-    for (name, _, steps, probability), value in zip(rows, values):
-        chance = f"{number_text(probability)}  " if dice else ""
+    chances = [number_text(probability) if dice else "" for *_, probability in rows]
+    chance_width = max(map(len, chances))
+    for (name, _, steps, _), value, chance in zip(rows, values, chances):
+        chance = f"{chance.ljust(chance_width)}  " if dice else ""
         ends = "" if not remoteness else "  never ends" if steps is None else f"  in {steps}"
         lines.append(f"  {name.ljust(width)}  {chance}{value}{ends}")
     return lines

@@ -1310,6 +1310,24 @@ def test_query_gives_the_dice_their_probabilities(capsys: pytest.CaptureFixture[
     assert json.loads(printed)["move_probabilities"] is None
 
 
+def test_query_lines_up_the_dice_whose_probabilities_differ(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Hog to 10, two dice rolled: the sum is 1 (a die shows 1) with 11/36, 7 with 1/9: the
+    values stand in one column whatever the width of the probability before them (the column
+    moved with it)."""
+    out = tmp_path / "hog.sqlite"
+    assert run(capsys, "solve", str(ROOT / "games" / "hog.gdl"), "-p", "goal=10", "--strong", "--out", str(out))[0] == 0
+    status, printed, _ = run(capsys, "query", str(out), "2")
+    rows = printed.split("every outcome of the dice (its probability, the value for First):\n")[1].splitlines()
+    probabilities = {row.split()[0]: row.split()[1] for row in rows}
+    assert probabilities == {"1": "11/36", "4": "1/36", "5": "1/18", "6": "1/12", "7": "1/9", "8": "5/36",
+                             "9": "1/9", "10": "1/12", "11": "1/18", "12": "1/36"}
+    # Each value's field (a place for its sign first) begins two spaces past the widest
+    # probability, ``~0.3056)`` of 11/36: only spaces stand between a narrower one and it.
+    ends = [row.index(")") + 1 for row in rows]
+    values_at = max(ends) + 2
+    assert status == 0 and all(row[end:values_at].isspace() and row[values_at + 1] != " " for row, end in zip(rows, ends))
+
+
 def test_a_tablebase_that_cannot_be_opened_is_a_plain_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading a tablebase SQLite cannot open (as for a file without read permission) raises
     the tablebase's own error, not SQLite's."""
