@@ -1746,9 +1746,9 @@ def test_the_positions_that_never_end_are_counted_apart(tmp_path: Path, capsys: 
     assert lines[2:10] == [
         "principal variation: pass, pass (then a position comes back)",
         "every move (value for First, remoteness):",  # by hand: 1 leaves 3 (endless), 2 leaves 2 to take
-        "  1      1",
+        "  1      1  never ends",
         "  2     -1  in 1",
-        "  pass   1",
+        "  pass   1  never ends",
         "positions: 10 reachable from the start, 2 of them terminal",
         "by value: First wins 7, Second wins 3",
         "never ending with perfect play: 4 positions, worth the `repetition` score and counted by it above",
