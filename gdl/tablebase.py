@@ -170,6 +170,10 @@ class Tablebase:
                     or not isinstance(written[1], str) or not isinstance(written[2], str):
                 raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "
                                         "file name, text and parameters as gdl writes them", file=str(self.path))
+            if hashlib.sha256(written[1].encode("utf-8")).hexdigest() != self.meta.get("game_sha256"):
+                raise GdlTablebaseError("the tablebase is damaged: the game text it holds is not the text it was "
+                                        "built from (their SHA-256 differ); solve the game again to rebuild it",
+                                        file=str(self.path))
             params = {name: parse_value(text, f"parameter {name}") for name, text in self.meta["params"].items()}
             # Any loaded game: the searchers' protocol, whose rules a game sets up as it loads.
             self.game: Game = build(self.meta["game_text"], self.meta["file"], params)

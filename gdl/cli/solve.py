@@ -31,7 +31,7 @@ from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
     DEFAULT_TOLERANCE, WORKERS_A_CORE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError,
-    TablebaseReader, being_written, check_game, file_identity, has_tiers, outcome_counts, settings_refused, solve_strong,
+    TablebaseReader, being_written, check_game, check_replaceable, file_identity, has_tiers, outcome_counts, settings_refused, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 
@@ -601,7 +601,11 @@ def _left_behind(out: str, before: tuple[int, int, int] | None) -> str:
         return f"; {out} is left incomplete and will be refused until solved again"
     except TablebaseError as error:  # no file at all (or one that never became a tablebase)
         if os.path.lexists(out) and file_identity(out) != before:
-            return f"; {out} is left unreadable ({error}): remove it before solving again"
+            try:  # solving again writes over what a solve began, where it can tell
+                check_replaceable(out)
+            except TablebaseError:
+                return f"; {out} is left unreadable ({error}): remove it before solving again"
+            return f"; {out} is left unreadable ({error}); solving again writes over it"
         if not os.path.lexists(out) and before is not None:  # a failed solve deletes its tablebase
             return f"; {out} is deleted: a solve that fails leaves no tablebase"
         return f"; nothing was written to {out}"

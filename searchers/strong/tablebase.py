@@ -117,17 +117,32 @@ def check_replaceable(path: str | Path, title: str | None = None) -> None:
         try:
             meta = dict(connection.execute(
                 "SELECT name, value FROM meta WHERE name IN ('format', 'title', 'complete')"))
+            tables = _tables(connection)
         except sqlite3.Error:
-            meta = {}
+            meta, tables = {}, set()
         finally:
             connection.close()
-        if "format" in meta:
+        # Marked: a tablebase, or a build killed while SQLite wrote, with no journal (to rebuild).
+        if marked_as_tablebase(path) or _before_the_mark(meta.keys(), tables):
             _check_same_title(path, meta, title)
-            return
-        if marked_as_tablebase(path):  # a build killed while SQLite wrote, with no journal: to rebuild
             return
     raise TablebaseError(f"{path} is not a tablebase, so a tablebase is not written over it; "
                          "name a new file (or a tablebase to rebuild), or remove that one first")
+
+
+_TABLES = {"meta", "positions"}  # a tablebase's tables: a file with others is another program's
+
+
+def _before_the_mark(meta: Iterable[str], tables: set[str]) -> bool:
+    """Whether a file of these ``tables`` and ``meta`` rows (their names) is a tablebase written
+    by a gdl from before the mark in the header: every one wrote its format and whether it is
+    complete first, in tables of its own alone."""
+    return {"format", "complete"} <= set(meta) and tables <= _TABLES
+
+
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    """The names of the tables of the SQLite file open on ``connection``."""
+    return {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 # Written in the header of every file a solve makes (SQLite's ``application_id``), which a
@@ -155,7 +170,7 @@ def _check_same_title(path: Path, meta: dict[str, str], title: str | None) -> No
     complete one of a game of another title than ``title``."""
     try:
         complete, old_title = json.loads(meta.get("complete", "false")), json.loads(meta.get("title", "null"))
-    except ValueError:  # unreadable metadata: a tablebase no one can use, to rebuild
+    except (ValueError, TypeError):  # unreadable metadata (or not stored as text): a tablebase no one can use, to rebuild
         return
     if title is not None and complete is True and old_title is not None and old_title != title:
         raise TablebaseError(f"{path} holds the tablebase of another game, \"{old_title}\", so it is not "
@@ -310,10 +325,24 @@ def _made_by_a_solve(path: Path) -> bool:
     of theirs, which is kept."""
     with open(path, "rb") as file:
         start = file.read(_BLANK_LOOKED_AT)
-    return not start.strip(b"\0") or marked_as_tablebase(path) or _meta_text(path, "format") is not None
+    return not start.strip(b"\0") or marked_as_tablebase(path) or _unmarked_tablebase(path)
 
 
 _BLANK_LOOKED_AT = 1 << 16  # the bytes read of a file that may be blank: a file of zeros is only read this far
+
+
+def _unmarked_tablebase(path: Path) -> bool:
+    """Whether the file at ``path`` is a tablebase of a gdl from before the mark: its format
+    in its metadata, and no table but a tablebase's."""
+    try:
+        connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
+        try:
+            names = [name for (name,) in connection.execute("SELECT name FROM meta WHERE name IN ('format', 'complete')")]
+            return _before_the_mark(names, _tables(connection))
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return False
 
 
 def _complete_tablebase(path: Path) -> bool:
@@ -494,6 +523,9 @@ def _torn(error: Exception) -> bool:
     return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)  # the primary code
 
 
+_INCOMPLETE = "this tablebase is incomplete: its build stopped or failed before the end; solve the game again to rebuild it"
+
+
 class TablebaseReader:
     """Reads a complete tablebase: its metadata and its rows by key."""
 
@@ -521,7 +553,7 @@ class TablebaseReader:
         """The metadata, once the file is known to be a complete tablebase of this format."""
         try:
             meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
-        except (sqlite3.Error, ValueError) as error:
+        except (sqlite3.Error, ValueError, TypeError) as error:  # TypeError: a value stored as no text
             if being_written(self.path):  # locked by the solve, or read between its writes
                 raise IncompleteTablebase(_BEING_WRITTEN) from None
             if _torn(error) and marked_as_tablebase(self.path):
@@ -529,6 +561,8 @@ class TablebaseReader:
                     f"a tablebase left damaged ({error}): its build was killed while it wrote, most likely; "
                     "solve the game into it again to rebuild it") from None
             raise TablebaseError(f"not a gdl tablebase ({error})") from None
+        if "format" not in meta and marked_as_tablebase(self.path):  # stopped before its first metadata
+            raise IncompleteTablebase(_INCOMPLETE)
         if meta.get("format") != FORMAT:
             raise TablebaseError(
                 f"a tablebase of format {meta.get('format')!r}, which this gdl cannot read (it reads "
@@ -536,10 +570,7 @@ class TablebaseReader:
         if meta.get("complete") is not True:
             if being_written(self.path):
                 raise IncompleteTablebase(_BEING_WRITTEN)
-            raise IncompleteTablebase(
-                "this tablebase is incomplete: its build stopped or failed before the end; "
-                "solve the game again to rebuild it"
-            )
+            raise IncompleteTablebase(_INCOMPLETE)
         return meta
 
     def get(self, key: bytes) -> tuple[Value, int | None, int | None] | None:

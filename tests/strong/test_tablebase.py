@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from contextlib import closing
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from gdl.cli.solve import available_memory, strong_memory
 from searchers import SearchError
 from searchers.strong import TablebaseError, TablebaseReader, solve_strong, stable_key
 from searchers.strong import solver as strong_solver
+from searchers.strong.tablebase import TablebaseWriter, marked_as_tablebase
 from tests.pygames import TicTacToe
 from tests.strong.games import brute_remoteness, reachable
 
@@ -343,6 +345,9 @@ START_KEY = "74027509017305656d707479730158"  # the empty board, X to move (form
     ("UPDATE positions SET best = -3", "best move -3"),
     ("UPDATE meta SET value = '[]' WHERE name = 'params'", "its metadata does not hold its game's file name"),
     ("DELETE FROM meta WHERE name = 'params'", "its metadata does not hold its game's file name"),
+    # One character of the game's text changed: its own error was blamed on the game file.
+    ("UPDATE meta SET value = replace(value, 'won(X)', 'wan(X)') WHERE name = 'game_text'",
+     "the game text it holds is not the text it was built from (their SHA-256 differ)"),
     (f"DELETE FROM positions WHERE key = x'{START_KEY}'",
      "this position is not in the tablebase: every position reached from the start by legal moves is, so "
      "either this one cannot be reached, or the tablebase is damaged (rows lost)"),
@@ -735,6 +740,64 @@ def test_a_tablebase_its_solve_holds_locked_is_said_to_be_written_not_damaged(
     writing.execute("ROLLBACK")
     writing.close()
     assert TablebaseReader(path).meta["positions"] == 5478
+
+
+def test_a_database_of_another_program_with_a_meta_table_is_not_written_over(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An SQLite file with a `meta` table holding a `format` row, as a tablebase's, but tables
+    of its own too, is another program's: refused, left as it was (it was written over, its
+    table lost); a tablebase of a gdl from before the mark in the header (its format and
+    whether it is complete in `meta`, no other table) is still rebuilt."""
+    other = tmp_path / "app.sqlite"
+    with closing(sqlite3.connect(other)) as connection, connection:
+        connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', '3');"
+                                 "INSERT INTO meta VALUES ('complete', 'true'); CREATE TABLE important (x);")
+    before = other.read_bytes()
+    status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(other))
+    assert (status, out) == (2, "") and f"{other} is not a tablebase, so a tablebase is not written over it" in err
+    assert other.read_bytes() == before
+    unmarked = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(unmarked)) as connection, connection:
+        connection.executescript("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                                 "INSERT INTO meta VALUES ('format', '2'), ('complete', 'false');"
+                                 "CREATE TABLE positions (key BLOB PRIMARY KEY, value, remoteness, best);")
+    assert not marked_as_tablebase(unmarked)
+    status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(unmarked))
+    assert status == 0 and TablebaseReader(unmarked).meta["positions"] == 5478
+
+
+def test_metadata_that_is_no_text_is_no_tablebase(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A `meta` table whose values are numbers, not JSON text, is not a gdl tablebase: said so
+    by query and the Python API (it was an internal error, a TypeError of json)."""
+    path = tmp_path / "numbers.sqlite"
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', 3);")
+    status, out, err = run(capsys, "query", str(path))
+    assert (status, out) == (1, "")
+    assert err == f"{path}: error: not a gdl tablebase (the JSON object must be str, bytes or bytearray, not int)\n"
+    with pytest.raises(gdl.GdlTablebaseError, match="not a gdl tablebase"):
+        gdl.Tablebase(path)
+
+
+def test_a_build_stopped_before_its_first_metadata_is_incomplete(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C between the file's tables and their first rows (its format): the file, marked as
+    a solve's, is refused as incomplete (it was "a tablebase of format None, which this gdl cannot
+    read"), and the solve's last words say that solving again writes over it."""
+    path = tmp_path / "early.sqlite"
+
+    def stop(self: object, meta: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TablebaseWriter, "_set", stop)
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
+    monkeypatch.undo()
+    assert status == 130 and f"{path} is left incomplete and will be refused until solved again" in err
+    assert marked_as_tablebase(path) and sqlite3.connect(path).execute("SELECT count(*) FROM meta").fetchone() == (0,)
+    status, out, err = run(capsys, "query", str(path))
+    assert (status, out) == (1, "") and "this tablebase is incomplete: its build stopped or failed before the end" in err
+    status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
+    assert status == 0 and TablebaseReader(path).meta["positions"] == 5478
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
