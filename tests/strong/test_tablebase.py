@@ -783,7 +783,9 @@ def test_a_build_stopped_before_its_first_metadata_is_incomplete(capsys: pytest.
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C between the file's tables and their first rows (its format): the file, marked as
     a solve's, is refused as incomplete (it was "a tablebase of format None, which this gdl cannot
-    read"), and the solve's last words say that solving again writes over it."""
+    read"), as the solve's last words say. Ctrl-C before the tables leaves an empty file, which
+    no reader takes for a tablebase, and the solve's last words say that solving again writes
+    over it (they said to remove it first)."""
     path = tmp_path / "early.sqlite"
 
     def stop(self: object, meta: object) -> None:
@@ -798,6 +800,22 @@ def test_a_build_stopped_before_its_first_metadata_is_incomplete(capsys: pytest.
     assert (status, out) == (1, "") and "this tablebase is incomplete: its build stopped or failed before the end" in err
     status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(path))
     assert status == 0 and TablebaseReader(path).meta["positions"] == 5478
+
+    empty = tmp_path / "empty.sqlite"
+    opened = TablebaseWriter._opened
+
+    def open_then_stop(path: Path) -> sqlite3.Connection:
+        opened(path).close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TablebaseWriter, "_opened", staticmethod(open_then_stop))
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(empty))
+    monkeypatch.undo()
+    assert status == 130 and empty.stat().st_size == 0
+    assert err.endswith(f"{empty} is left unreadable (not a gdl tablebase (no such table: meta)); "
+                        "solving again writes over it\n")
+    status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(empty))
+    assert status == 0 and TablebaseReader(empty).meta["positions"] == 5478
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
