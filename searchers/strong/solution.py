@@ -52,6 +52,17 @@ FLOAT_ODDS = "odds given as floats"
 """Among a solution's methods: the game gave some chance node's odds as floats (0.1 for 1/10),
 so the expected values hang on their rounding: not exact."""
 
+FLOAT_SCORES = "scores given as floats, averaged by the dice"
+"""Among a solution's methods: a game with dice gave some score as a float (a finished game's
+or the `repetition` score), so the expected values hang on the floats' rounding: not exact."""
+
+
+def averages_floats(scores: Iterable[Value], chance: bool) -> bool:
+    """Whether the dice of a game (``chance``) average a score among ``scores`` that is a
+    float: an expected value of floats is rounded (odds given as floats are ``FLOAT_ODDS``)."""
+    return chance and any(isinstance(score, float) for score in scores)
+
+
 VARYING_REPETITION = "repetition scores that differ along a cycle"
 """Among a solution's methods: some position of a cycle whose `repetition` score differs from
 one position to another took a value that hangs on where play came into the cycle (see

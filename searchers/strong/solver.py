@@ -14,7 +14,6 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import chain
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -25,8 +24,8 @@ from ..results import SearchError
 from .graph import CHANCE, FIXED, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
-    BOUNDS_APART, FLOAT_ODDS, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution, backward_induction,
-    capped_residual, repetition_scores, solve_nodes, strongly_connected,
+    BOUNDS_APART, FLOAT_ODDS, FLOAT_SCORES, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution,
+    averages_floats, backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
 from . import policy
 from .stochastic import solve_chance_cycle
@@ -279,9 +278,12 @@ def summarize(
         outcomes[value] = outcomes.get(value, 0) + 1
     finite = [r for r in solution.remoteness if r != NEVER]
     start = game.initial_state()
-    residual = capped_residual(solution.residual, chain(graph.utility.values(), (
-        repetition_scores(graph.repetition, graph.kind) if isinstance(graph.repetition, list)
-        else [graph.repetition])))
+    ends = [*graph.utility.values(), *(repetition_scores(graph.repetition, graph.kind)
+                                       if isinstance(graph.repetition, list) else [graph.repetition])]
+    residual = capped_residual(solution.residual, ends)
+    if averages_floats(ends, graph.has_chance):
+        solution.exact = False
+        solution.methods.add(FLOAT_SCORES)
     line = () if table is None else best_line(game, start, table.answer, residual)
     return start_result(
         game, start, graph.kind[0], [solution.solved[c] for c in graph.successors(0)],
@@ -403,6 +405,9 @@ def inexact_reason(exact: bool, methods: set[str]) -> str | None:
     if FLOAT_ODDS in methods:
         causes.append("the game gives some odds as floats (0.1 for 1/10, which no float is), so the expected "
                       "values are those of the floats' odds, rounded")
+    if FLOAT_SCORES in methods:
+        causes.append("the game gives some scores as floats, which the dice average, so the expected values "
+                      "are rounded")
     if VARYING_REPETITION in methods:
         causes.append("the `repetition` score differs along a cycle, so a play that never ends scores what "
                       "the position where it came into the cycle says, and a position there may have no one "

@@ -53,7 +53,7 @@ from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .scratch import Scratch
-from .solution import NEVER, Solution, capped_residual, repetition_scores
+from .solution import FLOAT_SCORES, NEVER, Solution, averages_floats, capped_residual, repetition_scores
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
     start_result,
@@ -701,6 +701,9 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
     kind = TERMINAL if game.is_terminal(start) else CHANCE if (has_chance(game) and game.is_chance(start)) else (
         MAX if game.to_move(start) == first else MIN)
     residual = capped_residual(totals.residual, totals.ends)
+    if averages_floats(totals.ends, chance):
+        totals.exact = False
+        totals.methods.add(FLOAT_SCORES)
 
     def answer(state: Any) -> tuple[Value, int, int]:
         key = stable_key(state if position is None else position(state))
