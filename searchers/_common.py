@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, TypeAlias, TypeVar
 
-from .protocol import Game, Move, State, Value, is_zero_sum, rules_of
+from .protocol import Game, Move, State, Value, has_chance, is_zero_sum, rules_of
 
 # A line of play as a cons list, (first move, rest of the line): cheap to build backwards.
 Line: TypeAlias = "tuple[Move, Line] | None"
@@ -367,7 +367,7 @@ def run(
         table_evictions=0 if table is None else table.evictions,
         chance_repetitions=outcome.chance_cycles,
     )
-    reason = inexact_reason(outcome, reached, strongly_solvable(game))
+    reason = inexact_reason(outcome, reached, strongly_solvable(game), has_chance(game))
     return SearchResult(
         value=outcome.value,
         move=outcome.move,
@@ -465,10 +465,11 @@ def search_from(
         stack.restore()
 
 
-def inexact_reason(outcome: Outcome, depth: int, strong: bool = True) -> str | None:
+def inexact_reason(outcome: Outcome, depth: int, strong: bool = True, chance: bool = False) -> str | None:
     """Why the outcome's value is not the game's true value, in words (every reason that
-    holds; ``strong``: the strong solver, for two-player zero-sum games, can do better); None
-    when it is."""
+    holds; ``strong``: the strong solver, for two-player zero-sum games, can do better;
+    ``chance``: the game has dice, whose expected values of floats are rounded); None when it
+    is."""
     reasons = []
     if outcome.interrupted:
         reasons.append("the search was interrupted: this is the best found so far")
@@ -481,6 +482,10 @@ def inexact_reason(outcome: Outcome, depth: int, strong: bool = True) -> str | N
         count = outcome.chance_cycles
         reasons.append(f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
                        + chance_cycle_words("a depth-first search", strong))
+    if chance and not outcome.hit_horizon and any(
+            isinstance(value, float) for value in (outcome.value, *outcome.move_values.values())):
+        reasons.append("the game gives some odds or scores as floats, which the dice average, so the expected "
+                       "values are rounded")
     return "; and ".join(reasons) or None
 
 
