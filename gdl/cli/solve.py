@@ -658,8 +658,12 @@ def strong_json(game: Any, result: StrongResult, out: str | None) -> dict[str, A
             "write_seconds": None if stats.write_seconds is None else round(stats.write_seconds, 4),
             "workers": stats.workers,
             "tiers": stats.tiers,
+            "start_seconds": round(stats.start_seconds, 4),
         },
     }
+
+
+_START_SHOWN = 0.5  # seconds to start the workers or Ray past which the solve's line says so
 
 
 def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
@@ -696,6 +700,8 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     stats = result.stats
     where = (f"in {counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"by {stats.where}")
              if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
+    if stats.start_seconds >= _START_SHOWN:  # Ray's start, seconds at times: not the solve's speed
+        where += f" ({stats.start_seconds:.1f} s of it to start them)"
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:
         size = os.path.getsize(out)

@@ -60,6 +60,7 @@ class StrongStats:
     workers: int = 1
     tiers: int = 0  # the number of tiers solved one by one (0: the whole graph in memory)
     where: str = "one process"  # "2 worker processes", "Ray tasks on 2 CPUs"
+    start_seconds: float = 0.0  # of ``seconds`` (and ``discover_seconds``), starting the worker processes or Ray
 
 
 @dataclass

@@ -625,6 +625,7 @@ def solve_by_tiers(
         # Ray, a cluster out of reach) leaves it as it was.
         remove_leftovers(Path(out))
         runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
+        runner_started = perf_counter()
         writer = TablebaseWriter(out)
         # Worker processes read the graphs from files: written at once, while they expand.
         scratch = Scratch(Path(f"{out}.scratch"), graphs_held=0 if runner.reads_graph_files else None)
@@ -663,7 +664,7 @@ def solve_by_tiers(
             seconds=finished - started,
             positions_per_second=totals.positions / (finished - started) if finished > started else 0.0,
             discover_seconds=discovered - started, solve_seconds=finished - discovered, write_seconds=None,
-            workers=runner.workers, tiers=len(tiers), where=runner.where,
+            workers=runner.workers, tiers=len(tiers), where=runner.where, start_seconds=runner_started - started,
         ))
         writer.finish({**(meta or {}), **solved_meta(result)})
         return result

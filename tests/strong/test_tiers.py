@@ -10,6 +10,7 @@ import re
 import signal
 import sqlite3
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -1872,3 +1873,33 @@ def test_a_game_the_workers_cannot_build_is_said_once(tmp_path: Path, capfd: pyt
     with pytest.raises(gdl.GdlError, match="parameter `rows` is an integer .* but a string \\(\"3\"\\) was given"):
         solve_strong(game, out=tmp_path / "tb.sqlite", workers=2, factory=partial(gdl.load, CONNECT, rows="3"))
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_time_to_start_the_workers_is_told_apart(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A local Ray runtime takes seconds to start, which the solve's time and rate count: the
+    text says how much of it went to starting them, past half a second (a start held back 0.7
+    s here), and `--json` gives it as `stats.start_seconds`; a solve in one process that
+    started at once says nothing of it (Nim: First wins)."""
+    from searchers.strong import tiers
+
+    make_runner = tiers.make_runner
+
+    def slow_runner(*args: Any, **options: Any) -> Any:
+        time.sleep(0.7)
+        return make_runner(*args, **options)
+
+    nim = ["solve", str(ROOT / "games" / "nim.gdl"), "--strong"]
+    assert main([*nim, "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)["stats"]
+    assert 0 <= stats["start_seconds"] < 0.5
+    assert main(nim) == 0
+    assert "to start them" not in capsys.readouterr().out
+    monkeypatch.setattr(tiers, "make_runner", slow_runner)
+    assert main([*nim, "--workers", "2", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)["stats"]
+    assert 0.7 <= stats["start_seconds"] <= stats["discover_seconds"] <= stats["seconds"]
+    assert main([*nim, "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Nim: First wins (value 1)" in out
+    assert re.search(r" s, [\d,]+ positions/s, in \d+ tiers, by 2 worker processes \(\d+\.\d s of it to start them\)\n", out)
