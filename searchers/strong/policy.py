@@ -64,7 +64,9 @@ def ending_choices(component: Component, values: list[Any], slack: float) -> lis
     So a node takes a best move towards a *settled* place where it can: out of the component,
     or to a node worth ``r`` (within ``slack``), from which endless play scores what it is
     worth.  A node can if one of its best moves leads to a settled place or to such a node
-    nearer one (at the dice: some outcome does, and every outcome is settled or such a node);
+    nearer one (at the dice: some outcome does, and every outcome is settled or such a node; at
+    a player's node worth less to that player than endless play, every best move does: that
+    player would go round for ever where one of them let it);
     a node that cannot is dropped, with the moves into it, and the rest looked at again until
     every node left can (the sure way to a target of a Markov decision process).  The nodes
     dropped, and those worth ``r``, take their first best move."""
@@ -76,6 +78,10 @@ def ending_choices(component: Component, values: list[Any], slack: float) -> lis
     if all(len(places) < 2 for places in best):  # no two best moves anywhere: nearly all of Pig's cycles
         return [places[0] if places else 0 for places in best]
     settled = bytearray(abs(values[i] - component.repetition[i]) <= slack for i in range(size))
+    # A player whose node is worth less to it than endless play would keep the play going if it
+    # could: it reaches a settled place for certain only if every one of its best moves does.
+    adverse = bytearray((kind[i] == MAX and values[i] < component.repetition[i] - slack)
+                        or (kind[i] == MIN and values[i] > component.repetition[i] + slack) for i in range(size))
     # The moves the search for a settled place follows: a player's best moves, every outcome of the dice.
     followed = [[moves[i][place][1] for place in best[i]] if options[i] is not None else [j for _, j, _, _ in moves[i]]
                 for i in range(size)]
@@ -86,7 +92,7 @@ def ending_choices(component: Component, values: list[Any], slack: float) -> lis
                 callers[j].append(i)
     sure = bytearray([1]) * size
     while True:
-        distance = _distances_to_settled(kind, followed, callers, sure, settled)
+        distance = _distances_to_settled(kind, followed, callers, sure, settled, adverse)
         lost = [i for i in range(size) if sure[i] and distance[i] is None]
         if not lost:
             break
@@ -121,17 +127,21 @@ def _steps_from(target: int, distance: list[int | None]) -> int:
 
 
 def _distances_to_settled(kind: list[int], followed: list[list[int]], callers: list[list[int]], sure: bytearray,
-                          settled: bytearray) -> list[int | None]:
+                          settled: bytearray, adverse: bytearray) -> list[int | None]:
     """Each ``sure`` node's number of steps to a settled place (a move out of the component, or
     a node worth the repetition value: 0 steps) along ``followed`` moves that stay among the
-    sure nodes (a player's node: one such move; a node of dice: some outcome, and every
-    outcome out or sure); None where there is none."""
+    sure nodes (a player's node: one such move, or, where the player would rather play for
+    ever (``adverse``), every one; a node of dice: some outcome, and every outcome out or
+    sure); None where there is none."""
     size = len(kind)
     distance: list[int | None] = [0 if sure[i] and settled[i] else None for i in range(size)]
 
     def joins(i: int) -> bool:
-        return bool(sure[i]) and distance[i] is None and (
-            kind[i] != CHANCE or all(j == EXIT or sure[j] for j in followed[i]))
+        if not sure[i] or distance[i] is not None:
+            return False
+        if adverse[i]:
+            return all(j == EXIT or distance[j] is not None for j in followed[i])
+        return kind[i] != CHANCE or all(j == EXIT or sure[j] for j in followed[i])
 
     frontier = [i for i in range(size) if distance[i] == 0]
     steps = 0

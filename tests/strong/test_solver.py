@@ -1205,3 +1205,68 @@ def test_scores_given_as_floats_averaged_by_dice_are_not_exact(tiers: bool) -> N
         1 if player == "A" else -1)
     exact = solve_strong(exact_game)
     assert exact.value == Fraction(2, 5) and exact.exact
+
+
+# Ten positions (nodes 0 to 10, 11 the end; 2 and 9 unreached): Max is favoured at 1 (worth 1,
+# endless play 0) and has two best moves, 7 and 3. At 7 Min can go round 7 -> 6 -> 1 for ever;
+# through 3 the dice lead out in the end (2/3 to 8, where Max takes 11).
+OWNER = {0: 1, 1: 0, 2: 1, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1, 8: 0, 9: 1, 10: 2, 11: 3}  # Max, Min, dice, end
+EDGES = {0: [0, 10], 1: [7, 3], 2: [4], 4: [10], 5: [1], 6: [1], 7: [4, 6, 10], 8: [11, 10], 9: [8]}
+OUTCOMES = {3: [7, 8], 10: [5, 11]}
+LOOP_OR_DICE = f"""\
+game "Loop or dice"
+players Max, Min
+state:
+    node = 0
+owner = {OWNER}
+edges = {EDGES}
+probs = {{3: [(7, 1/3), (8, 2/3)], 10: [(5, 2/3), (11, 1/3)]}}
+to_move = chance if owner[node] == 2 else Max if owner[node] == 0 else Min
+moves = [] if owner[node] >= 2 else edges[node]
+outcomes = probs[node]
+result(m):
+    node = m
+terminal = owner[node] == 3
+utility = 1
+repetition = 0
+"""
+
+
+def _min_can_play_for_ever(best: dict[int, int]) -> set[int]:
+    """The nodes from which Min, against Max playing ``best`` (node -> move), can keep the game
+    going for ever with some chance (a set the play can stay in: the dice's outcomes all in
+    it, Max's move in it, some move of Min's in it), worked out apart from the solver."""
+    stay = {node for node in OWNER if OWNER[node] != 3}
+    while True:
+        left = {node for node in stay if (
+            all(o in stay for o in OUTCOMES[node]) if OWNER[node] == 2
+            else best[node] in stay if OWNER[node] == 0
+            else any(m in stay for m in EDGES[node]))}
+        if left == stay:
+            return stay
+        stay = left
+
+
+def test_a_best_move_does_not_let_the_other_side_go_round_for_ever() -> None:
+    """Max's best move at 1 is 3, not 7 (its first), though both are worth 1: from 7 Min would
+    go round back to 1 for ever, and Max playing 7 there again would score endless play, 0. So
+    chosen, the game is exact (it was left to value iteration: the first best moves drift), its
+    values those worked out by hand, and Max's best moves leave Min no way to play for ever from
+    a node worth 1 (the start, worth 0, is Min's loop 0 -> 0).  Value iteration's values, 1.0
+    everywhere within its slack, make the same choice (nodes renumbered: 1 is 0, 3 is 1, 4 is 2,
+    5 is 3, 6 is 4, 7 is 5, 8 is 6, 10 is 7, the end 8)."""
+    game = gdl.loads(LOOP_OR_DICE)
+    result = solve_strong(game)
+    assert result.value == 0 and result.exact and result.positions == 10
+    table = result.table
+    assert table is not None
+    reached = [node for node in range(12) if node not in (2, 9)]  # the positions, 11 the end
+    assert [table.value((node,)) for node in reached] == [0] + [1] * 9
+    best = {node: table.best_move(game, (node,)) for node in reached if OWNER[node] == 0}
+    assert best == {1: 3, 8: 11}
+    assert _min_can_play_for_ever(best) == {0}
+    third = [Fraction(1, 3), Fraction(2, 3)]
+    loop = cycle_of([[5, 1], [5, 6], [7], [0], [0], [2, 4, 7], [8, 7], [3, 8]],
+                    [MAX, CHANCE, MIN, MIN, MIN, MIN, MAX, CHANCE], {8: 1}, {1: third, 7: third[::-1]})
+    for values, slack in (([1] * 8, 0), ([1.0] * 8, 1e-9)):
+        assert policy.ending_choices(loop, values, slack) == [1, 0, 0, 0, 0, 2, 0, 0]  # 1 moves to 3; 7 to 10
