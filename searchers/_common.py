@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from time import perf_counter
@@ -482,11 +482,27 @@ def inexact_reason(outcome: Outcome, depth: int, strong: bool = True, chance: bo
         count = outcome.chance_cycles
         reasons.append(f"positions repeat through chance nodes ({count} time{'s' if count != 1 else ''}): "
                        + chance_cycle_words("a depth-first search", strong))
-    if chance and not outcome.hit_horizon and any(
-            isinstance(value, float) for value in (outcome.value, *outcome.move_values.values())):
-        reasons.append("the game gives some odds or scores as floats, which the dice average, so the expected "
-                       "values are rounded")
+    if chance and not outcome.hit_horizon and holds_float((outcome.value, *outcome.move_values.values())):
+        reasons.append(FLOATS_AVERAGED)
     return "; and ".join(reasons) or None
+
+
+FLOATS_AVERAGED = ("the game gives some odds or scores as floats, which the dice average, so the expected values "
+                   "are rounded")
+"""Why a search's values are not exact where the game has dice and its values are floats (the
+evaluation's aside): a float's mean is rounded, and the dice are what average values.  A float
+that no dice averaged (a score reached by moves alone) is counted too: the search does not tell
+them apart, and a value called exact must be."""
+
+
+def holds_float(values: Iterable[object]) -> bool:
+    """Whether one of ``values`` (numbers, or payoffs by player as a map or a tuple) is a float
+    or holds one."""
+    for value in values:
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
+        if any(isinstance(item, float) for item in items):
+            return True
+    return False
 
 
 def chance_cycle_words(searcher: str, strong: bool) -> str:

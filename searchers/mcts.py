@@ -35,7 +35,9 @@ from time import perf_counter
 from typing import TYPE_CHECKING, cast
 
 from . import _hot
-from ._common import MAX_PLIES, Budget, Progress, Stop, chance_cycle_words, root_player, strongly_solvable
+from ._common import (
+    FLOATS_AVERAGED, MAX_PLIES, Budget, Progress, Stop, chance_cycle_words, holds_float, root_player, strongly_solvable,
+)
 from .payoffs import PayoffReader, PayoffVector
 from .protocol import (
     Game, Move, State, Value, check_limits, game_name, no_moves_error, position_of, require_evaluation, rules_of,
@@ -471,6 +473,8 @@ class _Uct:
         reason = None
         if interrupted:
             reason = "the search was interrupted: this is the best found so far"
+        elif exact and self.is_chance is not None and holds_float([root.proven]):
+            exact, reason = False, FLOATS_AVERAGED
         elif not exact:
             cut = ("" if self.playout_depth is None
                    else f", each cut off after {self.playout_depth} random moves and evaluated")

@@ -53,14 +53,9 @@ FLOAT_ODDS = "odds given as floats"
 so the expected values hang on their rounding: not exact."""
 
 FLOAT_SCORES = "scores given as floats, averaged by the dice"
-"""Among a solution's methods: a game with dice gave some score as a float (a finished game's
-or the `repetition` score), so the expected values hang on the floats' rounding: not exact."""
-
-
-def averages_floats(scores: Iterable[Value], chance: bool) -> bool:
-    """Whether the dice of a game (``chance``) average a score among ``scores`` that is a
-    float: an expected value of floats is rounded (odds given as floats are ``FLOAT_ODDS``)."""
-    return chance and any(isinstance(score, float) for score in scores)
+"""Among a solution's methods: the dice averaged values that are floats where the odds are
+exact (a finished game's or the `repetition` score given as a float, or a value that value
+iteration found), so the expected values hang on the floats' rounding: not exact."""
 
 
 VARYING_REPETITION = "repetition scores that differ along a cycle"
@@ -203,9 +198,9 @@ def solve_nodes(graph: Graph, solution: Solution, nodes: Iterable[int]) -> None:
         else:
             odds = probabilities[node]
             value = values[node] = sum(p * values[c] for p, c in zip(odds, target[first[node]:first[node + 1]]))
-            if isinstance(value, float) and floats_among(set(map(type, odds))):
+            if isinstance(value, float):  # a mean of floats, rounded
                 solution.exact = False
-                solution.methods.add(FLOAT_ODDS)
+                solution.methods.add(FLOAT_ODDS if floats_among(set(map(type, odds))) else FLOAT_SCORES)
 
 
 _EXACT_ODDS = {int, Fraction}  # odds of these types alone are exact

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -25,7 +26,7 @@ from .graph import CHANCE, FIXED, TERMINAL, Graph, GrowthProgress, discover
 from .retrograde import solve_cycle
 from .solution import (
     BOUNDS_APART, FLOAT_ODDS, FLOAT_SCORES, NEVER, NO_MOVE, SHORT_OF_TOLERANCE, VARYING_REPETITION, Solution,
-    averages_floats, backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
+    backward_induction, capped_residual, repetition_scores, solve_nodes, strongly_connected,
 )
 from . import policy
 from .stochastic import solve_chance_cycle
@@ -60,7 +61,9 @@ class StrongStats:
     workers: int = 1
     tiers: int = 0  # the number of tiers solved one by one (0: the whole graph in memory)
     where: str = "one process"  # "2 worker processes", "Ray tasks on 2 CPUs"
-    start_seconds: float = 0.0  # of ``seconds`` (and ``discover_seconds``), starting the worker processes or Ray
+    # Of ``seconds`` (and ``discover_seconds``): starting the worker processes or Ray (each
+    # worker then builds its game as its first work comes, counted in discovering).
+    start_seconds: float = 0.0
 
 
 @dataclass
@@ -279,12 +282,9 @@ def summarize(
         outcomes[value] = outcomes.get(value, 0) + 1
     finite = [r for r in solution.remoteness if r != NEVER]
     start = game.initial_state()
-    ends = [*graph.utility.values(), *(repetition_scores(graph.repetition, graph.kind)
-                                       if isinstance(graph.repetition, list) else [graph.repetition])]
-    residual = capped_residual(solution.residual, ends)
-    if averages_floats(ends, graph.has_chance):
-        solution.exact = False
-        solution.methods.add(FLOAT_SCORES)
+    residual = capped_residual(solution.residual, chain(graph.utility.values(), (
+        repetition_scores(graph.repetition, graph.kind) if isinstance(graph.repetition, list)
+        else [graph.repetition])))
     line = () if table is None else best_line(game, start, table.answer, residual)
     return start_result(
         game, start, graph.kind[0], [solution.solved[c] for c in graph.successors(0)],
@@ -406,7 +406,7 @@ def inexact_reason(exact: bool, methods: set[str]) -> str | None:
     if FLOAT_ODDS in methods:
         causes.append("the game gives some odds as floats (0.1 for 1/10, which no float is), so the expected "
                       "values are those of the floats' odds, rounded")
-    if FLOAT_SCORES in methods:
+    if FLOAT_SCORES in methods and "value iteration" not in methods:  # else value iteration's own floats
         causes.append("the game gives some scores as floats, which the dice average, so the expected values "
                       "are rounded")
     if VARYING_REPETITION in methods:

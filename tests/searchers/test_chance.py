@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from searchers import SearchError, alphabeta, expectiminimax, minimax, perft
+from searchers import SearchError, alphabeta, expectiminimax, maxn, mcts, minimax, perft
 from tests.pygames import DiceRace, TicTacToe
 
 
@@ -156,3 +156,35 @@ def test_expected_values_of_floats_are_not_called_exact() -> None:
     assert odds.value == -0.5 and not odds.exact and odds.inexact_reason == ROUNDED
     exact = expectiminimax(FloatDice(floats=False))
     assert exact.value == Fraction(2, 5) and exact.exact and exact.inexact_reason is None
+
+
+class FloatDiceForThree(FloatDice):
+    """``FloatDice`` for three players: B and C share A's loss."""
+
+    players = ("A", "B", "C")
+
+    def utility(self, state: int, player: str) -> Fraction | float | int:
+        """A's score, or half its opposite."""
+        score = super().utility(state, "A")
+        return score if player == "A" else -score / 2
+
+
+def test_payoffs_of_floats_are_not_called_exact_by_maxn_or_mcts() -> None:
+    """Each player's payoff is a mean of floats too (max^n, three players), and Monte Carlo
+    tree search proves a throw by the same mean: neither calls it exact (both did)."""
+    three = maxn(FloatDiceForThree())
+    assert three.value["A"] == 0.39999999999999997 and not three.exact and three.inexact_reason == ROUNDED
+    proven = mcts(FloatDice(), iterations=50, seed=1)
+    assert proven.value == 0.39999999999999997 and not proven.exact and proven.inexact_reason == ROUNDED
+    assert mcts(FloatDice(floats=False), iterations=50, seed=1).exact
+
+
+def test_an_evaluation_in_floats_is_said_to_be_an_estimate_alone() -> None:
+    """A search cut off at a horizon is not exact for that reason; the evaluation's floats are
+    no reason of their own (the rounding is the least of an estimate's errors)."""
+    game = FloatDice(floats=False)
+    game.evaluate = lambda state, player: 0.5  # type: ignore[attr-defined]
+    game.is_terminal = lambda state: False  # type: ignore[method-assign]  # a throw the search cuts off
+    cut = expectiminimax(game, depth=1)
+    assert cut.value == 0.5 and not cut.exact and cut.inexact_reason is not None
+    assert ROUNDED not in cut.inexact_reason and "estimated the positions there with the evaluation" in cut.inexact_reason

@@ -1191,7 +1191,8 @@ class FloatScores:
 @pytest.mark.parametrize("tiers", [False, True])
 def test_scores_given_as_floats_averaged_by_dice_are_not_exact(tiers: bool) -> None:
     """The dice's mean of two float scores is rounded: not exact, and said why (it was called
-    exact); with exact scores the same throw is exact (2/5)."""
+    exact); with exact scores the same throw is exact (2/5), a float `repetition` score that
+    nothing averages notwithstanding."""
     game = FloatScores()
     if tiers:
         game.tier = lambda state: 0 if state == 0 else 1  # type: ignore[attr-defined]
@@ -1203,8 +1204,37 @@ def test_scores_given_as_floats_averaged_by_dice_are_not_exact(tiers: bool) -> N
     exact_game = FloatScores()
     exact_game.utility = lambda state, player: (Fraction(1, 10) if state == 1 else Fraction(7, 10)) * (  # type: ignore[method-assign]
         1 if player == "A" else -1)
-    exact = solve_strong(exact_game)
+    exact_game.repetition_utility = lambda state, player: 0.0  # type: ignore[attr-defined]  # a float never used
+    if tiers:
+        exact_game.tier = game.tier  # type: ignore[attr-defined]
+    exact = solve_strong(exact_game, tiers=tiers)
     assert exact.value == Fraction(2, 5) and exact.exact
+
+
+class FloatThirds(FloatScores):
+    """Three even throws scoring 1, 1.0 and 0 to A: 1.0, a float equal to the integer 1, is
+    averaged all the same (0.6666666666666666)."""
+
+    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction]]:
+        """1, 2 or 3, a third each."""
+        return [(face, Fraction(1, 3)) for face in (1, 2, 3)]
+
+    def utility(self, state: int, player: str) -> float:
+        """1, 1.0 or 0 to A."""
+        score = {1: 1, 2: 1.0, 3: 0}[state]
+        return score if player == "A" else -score
+
+    def tier(self, state: int) -> int:
+        """The throw, then its outcome."""
+        return 0 if state == 0 else 1
+
+
+@pytest.mark.parametrize("tiers", [False, True])
+def test_a_float_equal_to_another_score_is_averaged_as_a_float(tiers: bool) -> None:
+    """By tiers too, where a tier's scores are gathered in a set that keeps 1 for 1.0: the
+    dice's mean is a float, not exact (by tiers it was called exact)."""
+    result = solve_strong(FloatThirds(), tiers=tiers)
+    assert result.value == 0.6666666666666666 and not result.exact
 
 
 # Ten positions (nodes 0 to 10, 11 the end; 2 and 9 unreached): Max is favoured at 1 (worth 1,
