@@ -141,8 +141,10 @@ def _before_the_mark(meta: Iterable[str], tables: set[str]) -> bool:
 
 
 def _tables(connection: sqlite3.Connection) -> set[str]:
-    """The names of the tables of the SQLite file open on ``connection``."""
-    return {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    """The names of the tables of the SQLite file open on ``connection``, but SQLite's own
+    (``sqlite_stat1``, which ``ANALYZE`` makes)."""
+    return {name for (name,) in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
 
 
 # Written in the header of every file a solve makes (SQLite's ``application_id``), which a
@@ -553,7 +555,9 @@ class TablebaseReader:
         """The metadata, once the file is known to be a complete tablebase of this format."""
         try:
             meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
-        except (sqlite3.Error, ValueError, TypeError) as error:  # TypeError: a value stored as no text
+        except TypeError:  # a value stored as a number or bytes, not JSON text: no gdl wrote it
+            raise TablebaseError("not a gdl tablebase (its metadata is not text)") from None
+        except (sqlite3.Error, ValueError) as error:
             if being_written(self.path):  # locked by the solve, or read between its writes
                 raise IncompleteTablebase(_BEING_WRITTEN) from None
             if _torn(error) and marked_as_tablebase(self.path):
@@ -561,8 +565,8 @@ class TablebaseReader:
                     f"a tablebase left damaged ({error}): its build was killed while it wrote, most likely; "
                     "solve the game into it again to rebuild it") from None
             raise TablebaseError(f"not a gdl tablebase ({error})") from None
-        if "format" not in meta and marked_as_tablebase(self.path):  # stopped before its first metadata
-            raise IncompleteTablebase(_INCOMPLETE)
+        if "format" not in meta and marked_as_tablebase(self.path):  # begun, its first metadata not yet in
+            raise IncompleteTablebase(_BEING_WRITTEN if being_written(self.path) else _INCOMPLETE)
         if meta.get("format") != FORMAT:
             raise TablebaseError(
                 f"a tablebase of format {meta.get('format')!r}, which this gdl cannot read (it reads "

@@ -747,7 +747,9 @@ def test_a_database_of_another_program_with_a_meta_table_is_not_written_over(
     """An SQLite file with a `meta` table holding a `format` row, as a tablebase's, but tables
     of its own too, is another program's: refused, left as it was (it was written over, its
     table lost); a tablebase of a gdl from before the mark in the header (its format and
-    whether it is complete in `meta`, no other table) is still rebuilt."""
+    whether it is complete in `meta`, no other table but SQLite's own) is still rebuilt.  Named
+    as the file a solve writes beside a complete tablebase (`NAME.new`), the other program's
+    file is in the way, not deleted."""
     other = tmp_path / "app.sqlite"
     with closing(sqlite3.connect(other)) as connection, connection:
         connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', '3');"
@@ -761,9 +763,21 @@ def test_a_database_of_another_program_with_a_meta_table_is_not_written_over(
         connection.executescript("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
                                  "INSERT INTO meta VALUES ('format', '2'), ('complete', 'false');"
                                  "CREATE TABLE positions (key BLOB PRIMARY KEY, value, remoteness, best);")
+    with closing(sqlite3.connect(unmarked)) as connection:
+        connection.execute("ANALYZE")  # SQLite's own table of statistics: still a tablebase's file
     assert not marked_as_tablebase(unmarked)
     status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(unmarked))
     assert status == 0 and TablebaseReader(unmarked).meta["positions"] == 5478
+    # Named as the new tablebase that replaces a complete one is written (NAME.new), a file
+    # with a format in its `meta` and a table of its own is kept too (it was deleted).
+    beside = Path(f"{unmarked}.new")
+    with closing(sqlite3.connect(beside)) as connection, connection:
+        connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', '3');"
+                                 "CREATE TABLE important (x);")
+    kept = beside.read_bytes()
+    status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(unmarked))
+    assert (status, out) == (2, "") and f"{beside} is in the way" in err and "that one is not a tablebase" in err
+    assert beside.read_bytes() == kept
 
 
 def test_metadata_that_is_no_text_is_no_tablebase(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -774,7 +788,7 @@ def test_metadata_that_is_no_text_is_no_tablebase(capsys: pytest.CaptureFixture[
         connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', 3);")
     status, out, err = run(capsys, "query", str(path))
     assert (status, out) == (1, "")
-    assert err == f"{path}: error: not a gdl tablebase (the JSON object must be str, bytes or bytearray, not int)\n"
+    assert err == f"{path}: error: not a gdl tablebase (its metadata is not text)\n"
     with pytest.raises(gdl.GdlTablebaseError, match="not a gdl tablebase"):
         gdl.Tablebase(path)
 
