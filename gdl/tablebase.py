@@ -170,7 +170,8 @@ class Tablebase:
                     or not isinstance(written[1], str) or not isinstance(written[2], str):
                 raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "
                                         "file name, text and parameters as gdl writes them", file=str(self.path))
-            if hashlib.sha256(written[1].encode("utf-8")).hexdigest() != self.meta.get("game_sha256"):
+            stored_hash = self.meta.get("game_sha256")  # written by every gdl that wrote the text (describe_game)
+            if stored_hash is not None and hashlib.sha256(written[1].encode("utf-8")).hexdigest() != stored_hash:
                 raise GdlTablebaseError("the tablebase is damaged: the game text it holds is not the text it was "
                                         "built from (their SHA-256 differ); solve the game again to rebuild it",
                                         file=str(self.path))
@@ -202,8 +203,11 @@ class Tablebase:
     @property
     def inexact_reason(self) -> str | None:
         """Why the values are not exact, in words (None where they are)."""
+        if self.exact:
+            return None
         reason = self.meta.get("inexact_reason")
-        return None if self.exact or not isinstance(reason, str) else reason
+        # Tablebases written before the reason was kept were inexact by value iteration alone.
+        return reason if isinstance(reason, str) and reason else "value iteration stops within the tolerance"
 
     def _row(self, state: Any) -> tuple[Any, int | None, int | None]:
         from searchers.strong import TablebaseError, stable_key

@@ -106,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
     found = answers(base, state)
     if args.json:
         say(json_text({
-            "game": base.game.title, "moves": played, "exact": base.meta.get("exact"),
-            "inexact_reason": base.meta.get("inexact_reason"),  # None in tablebases written before it was kept
+            "game": base.game.title, "moves": played, "exact": base.exact, "inexact_reason": base.inexact_reason,
             "residual": base.meta.get("residual"),  # every value is within it (null: no bound known, or not kept)
             **found, "value": json_number(found["value"]),
             "value_fraction": fraction_text(found["value"]),
@@ -122,11 +121,9 @@ def run(args: argparse.Namespace) -> int:
     say(f"{game.title}, {after}:")
     say(game.display(state))
     residual = base.meta.get("residual")
-    # Tablebases written before the reason was kept were inexact by value iteration alone.
-    why = base.meta.get("inexact_reason") or "value iteration stops within the tolerance"
-    exact = "" if base.meta.get("exact") else " (not exact" + (
+    exact = "" if base.exact else " (not exact" + (
         f", {within_text(residual)}: " if isinstance(residual, (int, float)) and residual > 0 else ": ") \
-        + f"{why})"
+        + f"{base.inexact_reason})"
     # Without dice, no remoteness means no end: the value is the score of a play that never ends.
     endless = found["remoteness"] is None and not found["terminal"] and not base.has_chance
     if found["terminal"]:

@@ -53,7 +53,7 @@ from .graph import CHANCE, MAX, MIN, ONE_POSITION_TWO_TIERS, TERMINAL, IntArray
 from .keys import stable_key
 from .parallel import ChunkExpansion, Factory, Runner, Seeds, chunk_size, chunked, make_runner, stops_deferred
 from .scratch import Scratch
-from .solution import FLOAT_SCORES, NEVER, Solution, averages_floats, capped_residual, repetition_scores
+from .solution import NEVER, Solution, capped_residual, repetition_scores
 from .solver import (
     DEFAULT_TOLERANCE, Reporter, StrongProgress, StrongResult, StrongStats, best_line, check_game, solved_meta,
     start_result,
@@ -624,8 +624,9 @@ def solve_by_tiers(
         # files; before the tablebase at ``out`` is touched: a runner that cannot start (no
         # Ray, a cluster out of reach) leaves it as it was.
         remove_leftovers(Path(out))
+        starting = perf_counter()
         runner = make_runner(game, factory, workers, ray, parts=f"{out}.part")
-        runner_started = perf_counter()
+        start_seconds = perf_counter() - starting
         writer = TablebaseWriter(out)
         # Worker processes read the graphs from files: written at once, while they expand.
         scratch = Scratch(Path(f"{out}.scratch"), graphs_held=0 if runner.reads_graph_files else None)
@@ -664,7 +665,7 @@ def solve_by_tiers(
             seconds=finished - started,
             positions_per_second=totals.positions / (finished - started) if finished > started else 0.0,
             discover_seconds=discovered - started, solve_seconds=finished - discovered, write_seconds=None,
-            workers=runner.workers, tiers=len(tiers), where=runner.where, start_seconds=runner_started - started,
+            workers=runner.workers, tiers=len(tiers), where=runner.where, start_seconds=start_seconds,
         ))
         writer.finish({**(meta or {}), **solved_meta(result)})
         return result
@@ -702,9 +703,6 @@ def _result(game: Game, start: Any, start_key: bytes, writer: TablebaseWriter, t
     kind = TERMINAL if game.is_terminal(start) else CHANCE if (has_chance(game) and game.is_chance(start)) else (
         MAX if game.to_move(start) == first else MIN)
     residual = capped_residual(totals.residual, totals.ends)
-    if averages_floats(totals.ends, chance):
-        totals.exact = False
-        totals.methods.add(FLOAT_SCORES)
 
     def answer(state: Any) -> tuple[Value, int, int]:
         key = stable_key(state if position is None else position(state))
