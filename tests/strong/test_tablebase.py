@@ -308,6 +308,11 @@ def test_query_gives_the_bound_of_a_value_found_by_value_iteration(capsys: pytes
         assert (base.exact, base.residual) == (False, solved["residual"])
         assert base.inexact_reason == "value iteration stops within the tolerance"
         assert abs(base.value(base.game.initial_state()) - 161 / 271) <= base.residual
+    with closing(sqlite3.connect(out)) as connection, connection:  # as a tablebase from before the reason was kept
+        connection.execute("DELETE FROM meta WHERE name = 'inexact_reason'")
+    with gdl.Tablebase(out) as base:
+        assert base.inexact_reason == "value iteration stops within the tolerance"
+    assert json.loads(run(capsys, "query", str(out), "--json")[1])["inexact_reason"] == base.inexact_reason
     status, printed, _ = run(capsys, "query", str(out))
     assert (f"value 0.5941 for First (not exact, every value within {solved['residual']:.2g}: value iteration "
             "stops within the tolerance)\n") in printed
