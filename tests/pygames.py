@@ -591,3 +591,55 @@ class DiceRace:
         a, b = state[0]
         lead = Fraction(a - b, self.goal)
         return lead if player == "A" else -lead
+
+
+class FloatDice:
+    """A throw at even odds for 0.1 or 0.7 to A (``floats``: as floats, else as fractions), or,
+    with ``float_odds``, at odds 0.25 and 0.75 given as floats for 1 and -1."""
+
+    players = ("A", "B")
+    has_chance = True
+
+    def __init__(self, floats: bool = True, float_odds: bool = False) -> None:
+        """The scores as floats or not; the odds as floats or not."""
+        self.floats, self.float_odds = floats, float_odds
+
+    def tier(self, state: int) -> int:
+        """The throw, then its outcome (a solve by tiers)."""
+        return 0 if state == 0 else 1
+
+    def initial_state(self) -> int:
+        """The throw in the air."""
+        return 0
+
+    def to_move(self, state: int) -> str:
+        """No one moves: only the throw."""
+        return "A"
+
+    def is_chance(self, state: int) -> bool:
+        """Before the throw."""
+        return state == 0
+
+    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction | float]]:
+        """1 or 2, at the odds chosen."""
+        return [(1, 0.25), (2, 0.75)] if self.float_odds else [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
+
+    def actions(self, state: int) -> list[int]:
+        """None: the throw ends the game."""
+        return []
+
+    def result(self, state: int, move: int) -> int:
+        """The throw's outcome."""
+        return move
+
+    def is_terminal(self, state: int) -> bool:
+        """After the throw."""
+        return state != 0
+
+    def utility(self, state: int, player: str) -> Fraction | float | int:
+        """A's score for the outcome, the opposite to B."""
+        if self.float_odds:
+            score: Fraction | float | int = 1 if state == 1 else -1
+        else:
+            score = (0.1 if state == 1 else 0.7) if self.floats else (Fraction(1, 10) if state == 1 else Fraction(7, 10))
+        return score if player == "A" else -score

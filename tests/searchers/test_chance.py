@@ -9,7 +9,7 @@ from itertools import product
 import pytest
 
 from searchers import SearchError, alphabeta, expectiminimax, maxn, mcts, minimax, perft
-from tests.pygames import DiceRace, TicTacToe
+from tests.pygames import DiceRace, FloatDice, TicTacToe
 
 
 def dice_race_values(goal: int, sides: int, max_dice: int) -> dict[int, Fraction]:
@@ -92,54 +92,6 @@ def test_perft_counts_chance_outcomes_as_moves() -> None:
     # A chooses 1 or 2 dice; one die scores 1, 2 or 3 points; two dice score 1, 4, 5 or 6.
     assert [perft(game, depth) for depth in range(3)] == [1, 2, 3 + 4]
     assert perft(game, 3) == 7 * 2
-
-
-class FloatDice:
-    """A throw at even odds for 0.1 or 0.7 to A (``floats``: as floats, else as fractions), or,
-    with ``float_odds``, at odds 0.25 and 0.75 given as floats for 1 and -1."""
-
-    players = ("A", "B")
-    has_chance = True
-
-    def __init__(self, floats: bool = True, float_odds: bool = False) -> None:
-        """The scores as floats or not; the odds as floats or not."""
-        self.floats, self.float_odds = floats, float_odds
-
-    def initial_state(self) -> int:
-        """The throw in the air."""
-        return 0
-
-    def to_move(self, state: int) -> str:
-        """No one moves: only the throw."""
-        return "A"
-
-    def is_chance(self, state: int) -> bool:
-        """Before the throw."""
-        return state == 0
-
-    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction | float]]:
-        """1 or 2, at the odds chosen."""
-        return [(1, 0.25), (2, 0.75)] if self.float_odds else [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
-
-    def actions(self, state: int) -> list[int]:
-        """None: the throw ends the game."""
-        return []
-
-    def result(self, state: int, move: int) -> int:
-        """The throw's outcome."""
-        return move
-
-    def is_terminal(self, state: int) -> bool:
-        """After the throw."""
-        return state != 0
-
-    def utility(self, state: int, player: str) -> Fraction | float | int:
-        """A's score for the outcome, the opposite to B."""
-        if self.float_odds:
-            score: Fraction | float | int = 1 if state == 1 else -1
-        else:
-            score = (0.1 if state == 1 else 0.7) if self.floats else (Fraction(1, 10) if state == 1 else Fraction(7, 10))
-        return score if player == "A" else -score
 
 
 ROUNDED = "the game gives some odds or scores as floats, which the dice average, so the expected values are rounded"

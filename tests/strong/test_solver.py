@@ -18,7 +18,7 @@ from searchers.protocol import Value
 from searchers.strong import component, policy, solve_strong, stochastic
 from searchers.strong.graph import CHANCE, MAX, MIN, TERMINAL
 from searchers.strong.solution import NEVER
-from tests.pygames import GraphGame, PassingSubtraction, TicTacToe
+from tests.pygames import FloatDice, GraphGame, PassingSubtraction, TicTacToe
 from tests.searchers.random_games import random_acyclic_graphs, random_graphs, reference_value
 from tests.strong.games import CoinFlip, TieredGraph, brute_remoteness, reachable
 
@@ -1146,72 +1146,23 @@ def test_a_stay_beside_a_way_out_to_a_better_endless_play_leaves() -> None:
     assert alphabeta(game).move == 1
 
 
-class FloatScores:
-    """Two even throws, 0.1 and 0.7 to A as floats (odds exact): the expected value is the
-    floats' mean, which a float rounds (0.39999999999999997, not the exact mean of the two
-    floats, 28823037615171173/72057594037927936)."""
-
-    players = ("A", "B")
-    has_chance = True
-
-    def initial_state(self) -> int:
-        """The throw in the air."""
-        return 0
-
-    def to_move(self, state: int) -> str:
-        """No one moves: only the throw."""
-        return "A"
-
-    def is_chance(self, state: int) -> bool:
-        """Before the throw."""
-        return state == 0
-
-    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction]]:
-        """1 or 2, even odds."""
-        return [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
-
-    def actions(self, state: int) -> list[int]:
-        """None: the throw ends the game."""
-        return []
-
-    def result(self, state: int, move: int) -> int:
-        """The throw's outcome."""
-        return move
-
-    def is_terminal(self, state: int) -> bool:
-        """After the throw."""
-        return state != 0
-
-    def utility(self, state: int, player: str) -> float:
-        """0.1 or 0.7 to A, as floats."""
-        score = 0.1 if state == 1 else 0.7
-        return score if player == "A" else -score
-
-
 @pytest.mark.parametrize("tiers", [False, True])
 def test_scores_given_as_floats_averaged_by_dice_are_not_exact(tiers: bool) -> None:
     """The dice's mean of two float scores is rounded: not exact, and said why (it was called
     exact); with exact scores the same throw is exact (2/5), a float `repetition` score that
     nothing averages notwithstanding."""
-    game = FloatScores()
-    if tiers:
-        game.tier = lambda state: 0 if state == 0 else 1  # type: ignore[attr-defined]
-    result = solve_strong(game, tiers=tiers)
+    result = solve_strong(FloatDice(), tiers=tiers)
     exact_mean = (Fraction(0.1) + Fraction(0.7)) / 2
     assert result.value == 0.39999999999999997 and Fraction(result.value) != exact_mean
     assert not result.exact and result.inexact_reason == (
         "the game gives some scores as floats, which the dice average, so the expected values are rounded")
-    exact_game = FloatScores()
-    exact_game.utility = lambda state, player: (Fraction(1, 10) if state == 1 else Fraction(7, 10)) * (  # type: ignore[method-assign]
-        1 if player == "A" else -1)
+    exact_game = FloatDice(floats=False)
     exact_game.repetition_utility = lambda state, player: 0.0  # type: ignore[attr-defined]  # a float never used
-    if tiers:
-        exact_game.tier = game.tier  # type: ignore[attr-defined]
     exact = solve_strong(exact_game, tiers=tiers)
     assert exact.value == Fraction(2, 5) and exact.exact
 
 
-class FloatThirds(FloatScores):
+class FloatThirds(FloatDice):
     """Three even throws scoring 1, 1.0 and 0 to A: 1.0, a float equal to the integer 1, is
     averaged all the same (0.6666666666666666)."""
 
@@ -1223,10 +1174,6 @@ class FloatThirds(FloatScores):
         """1, 1.0 or 0 to A."""
         score = {1: 1, 2: 1.0, 3: 0}[state]
         return score if player == "A" else -score
-
-    def tier(self, state: int) -> int:
-        """The throw, then its outcome."""
-        return 0 if state == 0 else 1
 
 
 @pytest.mark.parametrize("tiers", [False, True])
