@@ -31,7 +31,8 @@ from searchers import ChanceCycleMet, SearchError, SearchResult
 from searchers.protocol import game_name, has_chance, position_of
 from searchers.strong import (
     DEFAULT_TOLERANCE, WORKERS_A_CORE, IncompleteTablebase, StrongProgress, StrongResult, TablebaseError,
-    TablebaseReader, being_written, check_game, check_replaceable, file_identity, has_tiers, outcome_counts, settings_refused, solve_strong,
+    TablebaseReader, being_written, check_game, check_replaceable, file_identity, has_tiers, outcome_counts,
+    settings_refused, solve_strong,
 )
 from searchers.table import DEFAULT_MEMORY, FEWEST_ENTRIES
 

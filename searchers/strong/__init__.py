@@ -31,8 +31,8 @@ from .tiers import has_tiers, solve_by_tiers
 
 __all__ = [
     "DEFAULT_TOLERANCE", "WORKERS_A_CORE", "SolvedTable", "StrongProgress", "StrongResult", "StrongStats",
-    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game", "check_replaceable",
-    "check_settings", "file_identity",
+    "IncompleteTablebase", "TablebaseError", "TablebaseReader", "UnkeyableValue", "being_written", "check_game",
+    "check_replaceable", "check_settings", "file_identity",
     "kept_move", "outcome_counts",
     "has_tiers", "solve_strong", "stable_key", "settings_refused", "value_text",
 ]

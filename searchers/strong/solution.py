@@ -57,7 +57,6 @@ FLOAT_SCORES = "scores given as floats, averaged by the dice"
 exact (a finished game's or the `repetition` score given as a float, or a value that value
 iteration found), so the expected values hang on the floats' rounding: not exact."""
 
-
 VARYING_REPETITION = "repetition scores that differ along a cycle"
 """Among a solution's methods: some position of a cycle whose `repetition` score differs from
 one position to another took a value that hangs on where play came into the cycle (see

@@ -172,7 +172,7 @@ def _check_same_title(path: Path, meta: dict[str, str], title: str | None) -> No
     complete one of a game of another title than ``title``."""
     try:
         complete, old_title = json.loads(meta.get("complete", "false")), json.loads(meta.get("title", "null"))
-    except (ValueError, TypeError):  # unreadable metadata (or not stored as text): a tablebase no one can use, to rebuild
+    except (ValueError, TypeError):  # unreadable metadata, or not text: a tablebase no one can use, to rebuild
         return
     if title is not None and complete is True and old_title is not None and old_title != title:
         raise TablebaseError(f"{path} holds the tablebase of another game, \"{old_title}\", so it is not "
@@ -339,7 +339,8 @@ def _unmarked_tablebase(path: Path) -> bool:
     try:
         connection = sqlite3.connect(read_only_uri(path) + "&immutable=1", uri=True)
         try:
-            names = [name for (name,) in connection.execute("SELECT name FROM meta WHERE name IN ('format', 'complete')")]
+            names = [name for (name,) in connection.execute(
+                "SELECT name FROM meta WHERE name IN ('format', 'complete')")]
             return _before_the_mark(names, _tables(connection))
         finally:
             connection.close()
@@ -525,7 +526,8 @@ def _torn(error: Exception) -> bool:
     return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)  # the primary code
 
 
-_INCOMPLETE = "this tablebase is incomplete: its build stopped or failed before the end; solve the game again to rebuild it"
+_INCOMPLETE = ("this tablebase is incomplete: its build stopped or failed before the end; "
+               "solve the game again to rebuild it")
 
 
 class TablebaseReader:

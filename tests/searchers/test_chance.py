@@ -139,4 +139,5 @@ def test_an_evaluation_in_floats_is_said_to_be_an_estimate_alone() -> None:
     game.is_terminal = lambda state: False  # type: ignore[method-assign]  # a throw the search cuts off
     cut = expectiminimax(game, depth=1)
     assert cut.value == 0.5 and not cut.exact and cut.inexact_reason is not None
-    assert ROUNDED not in cut.inexact_reason and "estimated the positions there with the evaluation" in cut.inexact_reason
+    assert ROUNDED not in cut.inexact_reason
+    assert "estimated the positions there with the evaluation" in cut.inexact_reason

@@ -1425,7 +1425,8 @@ def test_query_lines_up_the_dice_whose_probabilities_differ(capsys: pytest.Captu
     # probability, ``~0.3056)`` of 11/36: only spaces stand between a narrower one and it.
     ends = [row.index(")") + 1 for row in rows]
     values_at = max(ends) + 2
-    assert status == 0 and all(row[end:values_at].isspace() and row[values_at + 1] != " " for row, end in zip(rows, ends))
+    assert status == 0
+    assert all(row[end:values_at].isspace() and row[values_at + 1] != " " for row, end in zip(rows, ends))
 
 
 def test_a_tablebase_that_cannot_be_opened_is_a_plain_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1902,4 +1902,5 @@ def test_the_time_to_start_the_workers_is_told_apart(capsys: pytest.CaptureFixtu
     assert main([*nim, "--workers", "2"]) == 0
     out = capsys.readouterr().out
     assert "Nim: First wins (value 1)" in out
-    assert re.search(r" s, [\d,]+ positions/s, in \d+ tiers, by 2 worker processes \(\d+\.\d s of it to start them\)\n", out)
+    assert re.search(r" s, [\d,]+ positions/s, in \d+ tiers, by 2 worker processes "
+                     r"\(\d+\.\d s of it to start them\)\n", out)
