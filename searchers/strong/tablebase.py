@@ -194,6 +194,9 @@ def held_for_writing(path: str | Path) -> Iterator[None]:
     while True:
         try:
             handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except IsADirectoryError:
+            raise TablebaseError(f"cannot write {path}: {lock} is a folder, where a solve keeps its lock file; "
+                                 "move it, or name another tablebase") from None
         except OSError as error:
             raise TablebaseError(f"cannot write {path}: {error.strerror} ({lock.parent})") from None
         try:

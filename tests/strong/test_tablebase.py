@@ -483,11 +483,17 @@ def test_stable_keys_are_the_same_bytes_in_another_process() -> None:
 
 def test_a_tablebase_that_cannot_be_written_is_a_plain_error(capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
-    """--out in a folder that does not exist: a one-line error that says why, no traceback."""
+    """--out in a folder that does not exist, or beside a folder named as its lock file: a
+    one-line error that says why, no traceback."""
     out = tmp_path / "no" / "t.sqlite"
     status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))
     assert status == 2 and f"error: cannot write {out}: No such file or directory ({out.parent})" in err
     assert "Traceback" not in err
+    out = tmp_path / "t.sqlite"
+    Path(f"{out}.lock").mkdir()  # where the lock file goes: the error named the folder it is in, "."
+    status, _, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(out))
+    assert (status, err) == (2, f"gdl solve: error: cannot write {out}: {out}.lock is a folder, where a solve keeps "
+                                "its lock file; move it, or name another tablebase\n")
 
 
 def test_a_full_disk_under_a_solve_in_memory_leaves_no_file_to_refuse(
