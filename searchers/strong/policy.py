@@ -260,6 +260,8 @@ def exact_values(component: Component, guess: list[float], slack: float) -> tupl
         raise NotExact("the repetition value differs between positions of one cycle")
     if any(v is not None and isinstance(v, float) for row in component.moves for _, _, v, _ in row):
         raise NotExact("a position the cycle leads to has no exact value")
+    if isinstance(component.repetition[0], float):  # the dice would average it: a rounded mean
+        raise NotExact("the repetition value is a float")
     size = len(component.nodes)
     deciding = [i for i in range(size) if component.kind[i] != CHANCE]
     policy = [0] * size

@@ -52,10 +52,11 @@ FLOAT_ODDS = "odds given as floats"
 """Among a solution's methods: the game gave some chance node's odds as floats (0.1 for 1/10),
 so the expected values hang on their rounding: not exact."""
 
-FLOAT_SCORES = "scores given as floats, averaged by the dice"
-"""Among a solution's methods: the dice averaged values that are floats where the odds are
-exact (a finished game's or the `repetition` score given as a float, or a value that value
-iteration found), so the expected values hang on the floats' rounding: not exact."""
+FLOAT_SCORES = "floats averaged by the dice"
+"""Among a solution's methods: the dice averaged values that are floats where their own odds
+are exact (a finished game's or the `repetition` score given as a float, or a value that float
+odds below or value iteration made), so the expected values hang on the floats' rounding: not
+exact."""
 
 VARYING_REPETITION = "repetition scores that differ along a cycle"
 """Among a solution's methods: some position of a cycle whose `repetition` score differs from

@@ -406,7 +406,8 @@ def inexact_reason(exact: bool, methods: set[str]) -> str | None:
     if FLOAT_ODDS in methods:
         causes.append("the game gives some odds as floats (0.1 for 1/10, which no float is), so the expected "
                       "values are those of the floats' odds, rounded")
-    if FLOAT_SCORES in methods and "value iteration" not in methods:  # else value iteration's own floats
+    # Else the floats the dice averaged may be those of the odds, or value iteration's own.
+    if FLOAT_SCORES in methods and not methods & {FLOAT_ODDS, "value iteration"}:
         causes.append("the game gives some scores as floats, which the dice average, so the expected values "
                       "are rounded")
     if VARYING_REPETITION in methods:
