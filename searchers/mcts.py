@@ -453,6 +453,7 @@ class _Uct:
         visits: dict[Hashable, int] = {}
         means: dict[Hashable, SearchValue] = {}
         bounds: dict[Hashable, Bound] = {}
+        tried: list[tuple[Move, _Node]] = []
         if leaf_value is not None and root.mover is None:  # a finished game or a repetition
             value, move, pv = show(leaf_value), None, list[Move]()
         else:
@@ -473,7 +474,8 @@ class _Uct:
         reason = None
         if interrupted:
             reason = "the search was interrupted: this is the best found so far"
-        elif exact and self.is_chance is not None and holds_float([root.proven]):
+        elif exact and self.is_chance is not None and holds_float(
+                [root.proven, *(c.proven for _, c in tried if c.proven is not None)]):
             exact, reason = False, FLOATS_AVERAGED
         elif not exact:
             cut = ("" if self.playout_depth is None

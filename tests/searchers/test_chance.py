@@ -129,6 +129,45 @@ def test_payoffs_of_floats_are_not_called_exact_by_maxn_or_mcts() -> None:
     proven = mcts(FloatDice(), iterations=50, seed=1)
     assert proven.value == 0.39999999999999997 and not proven.exact and proven.inexact_reason == ROUNDED
     assert mcts(FloatDice(floats=False), iterations=50, seed=1).exact
+    # A sure 1 beats the throw (worth 0.49999999999999994 at odds 1/3 and 2/3): the root's value
+    # is exact, its move's not, and the result is not (MCTS called it exact).
+    choice = SureOrThrow()
+    for result in (mcts(choice, iterations=200, seed=1), expectiminimax(choice)):
+        assert result.value == 1 and result.move_values["throw"] == 0.49999999999999994
+        assert not result.exact and result.inexact_reason == ROUNDED
+
+
+class SureOrThrow(FloatDice):
+    """A chooses: "sure" ends at 1; "throw" is ``FloatDice``'s throw at odds 1/3 and 2/3."""
+
+    def initial_state(self) -> int:
+        """A to choose."""
+        return -1
+
+    def is_chance(self, state: int) -> bool:
+        """The throw in the air."""
+        return state == 0
+
+    def chance_outcomes(self, state: int) -> list[tuple[int, Fraction | float]]:
+        """1 or 2, at 1/3 and 2/3."""
+        return [(1, Fraction(1, 3)), (2, Fraction(2, 3))]
+
+    def actions(self, state: int) -> list[str]:  # type: ignore[override]
+        """A's choice at the start."""
+        return ["sure", "throw"] if state == -1 else []
+
+    def result(self, state: int, move: str) -> int:  # type: ignore[override]
+        """3 for the sure end, the throw, or its outcome."""
+        return {"sure": 3, "throw": 0}.get(move, move)  # type: ignore[return-value]
+
+    def is_terminal(self, state: int) -> bool:
+        """After the throw, or the sure end."""
+        return state > 0
+
+    def utility(self, state: int, player: str) -> Fraction | float | int:
+        """1 for the sure end, else 0.1 or 0.7."""
+        score: Fraction | float | int = 1 if state == 3 else super().utility(state, "A")
+        return score if player == "A" else -score
 
 
 def test_an_evaluation_in_floats_is_said_to_be_an_estimate_alone() -> None:
