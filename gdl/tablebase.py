@@ -68,7 +68,10 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
     """Raise GdlTablebaseError unless the tablebase with ``meta`` was built from ``game``'s file
     text and parameters."""
     described = describe_game(game)
-    if meta.get("game_sha256") != described["game_sha256"]:
+    stored_hash = meta.get("game_sha256")
+    if stored_hash is None and isinstance(meta.get("game_text"), str):  # a tablebase written without it
+        stored_hash = hashlib.sha256(meta["game_text"].encode("utf-8")).hexdigest()
+    if stored_hash != described["game_sha256"]:
         name = Path(described["file"]).name
         same_title = meta.get("title") == described["title"]
         edited = same_title and Path(str(meta.get("file"))).name == name

@@ -701,7 +701,7 @@ def strong_text(game: Any, result: StrongResult, out: str | None) -> str:
     stats = result.stats
     where = (f"in {counted(stats.tiers, 'tier')}, " + ("in one process" if stats.workers == 1 else f"by {stats.where}")
              if stats.tiers else "in one process, in memory (the game declares no `tier` to split it by)")
-    if stats.workers > 1 and stats.start_seconds >= _START_SHOWN:  # Ray's start, seconds at times: not the solve's speed
+    if stats.where != "one process" and stats.start_seconds >= _START_SHOWN:  # Ray's start takes seconds at times
         where += f" ({stats.start_seconds:.1f} s of it to start them)"
     lines.append(f"{result.method}: {stats.seconds:.2f} s, {stats.positions_per_second:,.0f} positions/s, {where}")
     if out is not None:

@@ -560,7 +560,7 @@ class TablebaseReader:
         """The metadata, once the file is known to be a complete tablebase of this format."""
         try:
             meta = {name: json.loads(value) for name, value in self.connection.execute("SELECT name, value FROM meta")}
-        except TypeError:  # a value stored as a number or bytes, not JSON text: no gdl wrote it
+        except TypeError:  # a value stored as a number, not JSON text: no gdl wrote it
             raise TablebaseError("not a gdl tablebase (its metadata is not text)") from None
         except (sqlite3.Error, ValueError) as error:
             if being_written(self.path):  # locked by the solve, or read between its writes

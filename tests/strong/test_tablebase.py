@@ -784,7 +784,7 @@ def test_a_database_of_another_program_with_a_meta_table_is_not_written_over(
     beside = Path(f"{unmarked}.new")
     with closing(sqlite3.connect(beside)) as connection, connection:
         connection.executescript("CREATE TABLE meta (name, value); INSERT INTO meta VALUES ('format', '3');"
-                                 "CREATE TABLE important (x);")
+                                 "INSERT INTO meta VALUES ('complete', 'false'); CREATE TABLE important (x);")
     kept = beside.read_bytes()
     status, out, err = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(unmarked))
     assert (status, out) == (2, "") and f"{beside} is in the way" in err and "that one is not a tablebase" in err
@@ -841,6 +841,38 @@ def test_a_build_stopped_before_its_first_metadata_is_incomplete(capsys: pytest.
                         "solving again writes over it\n")
     status, out, _ = run(capsys, "solve", TICTACTOE, "--strong", "--out", str(empty))
     assert status == 0 and TablebaseReader(empty).meta["positions"] == 5478
+
+
+def test_a_tablebase_begun_while_its_solve_holds_it_is_being_written(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tablebase whose tables are made but not yet its first metadata, while its solve holds
+    it: being written, not stopped (and once let go, incomplete)."""
+    from searchers.strong.tablebase import IncompleteTablebase, held_for_writing
+
+    path = tmp_path / "begun.sqlite"
+    monkeypatch.setattr(TablebaseWriter, "_set", lambda self, meta: None)
+    with held_for_writing(path):
+        TablebaseWriter(path).close()
+        with pytest.raises(IncompleteTablebase, match="^a solve is writing this tablebase now"):
+            TablebaseReader(path)
+    with pytest.raises(IncompleteTablebase, match="^this tablebase is incomplete"):
+        TablebaseReader(path)
+
+
+def test_a_tablebase_without_the_hash_of_its_text_is_checked_by_its_text(capsys: pytest.CaptureFixture[str],
+                                                                         tmp_path: Path) -> None:
+    """A tablebase whose metadata has its game's text but not its hash (a `meta=` of one's own)
+    opens, and is taken for the game of that text, with other parameters refused as such (it
+    was said to be another text of the file)."""
+    out = tmp_path / "nim.sqlite"
+    nim = str(ROOT / "games" / "nim.gdl")
+    assert run(capsys, "solve", nim, "--strong", "--out", str(out))[0] == 0
+    with closing(sqlite3.connect(out)) as connection, connection:
+        connection.execute("DELETE FROM meta WHERE name = 'game_sha256'")
+    assert run(capsys, "query", str(out))[0] == 0
+    gdl.Tablebase(out).check_game(gdl.load(nim))
+    status, _, err = run(capsys, "query", str(out), "-p", "misere=true")
+    assert status == 1 and "the tablebase was built with other parameters" in err
 
 
 def test_a_file_that_is_not_a_tablebase_is_never_written_over(capsys: pytest.CaptureFixture[str],
