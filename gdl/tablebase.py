@@ -50,6 +50,11 @@ def param_texts(game: Any) -> dict[str, str]:
             for name, value in game.params.items()}
 
 
+def text_hash(text: str) -> str:
+    """The SHA-256 of a game file's text, as a tablebase records it (``game_sha256``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def describe_game(game: Any) -> dict[str, Any]:
     """What a tablebase records about the game it solves: title, file, text, its SHA-256, the
     value of every parameter, and the gdl version."""
@@ -58,7 +63,7 @@ def describe_game(game: Any) -> dict[str, Any]:
         "title": game.title,
         "file": game.source.name,
         "game_text": text,
-        "game_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "game_sha256": text_hash(text),
         "params": param_texts(game),
         "gdl_version": gdl_version(),
     }
@@ -70,7 +75,7 @@ def check_same_game(meta: dict[str, Any], game: Any, path: str | Path) -> None:
     described = describe_game(game)
     stored_hash = meta.get("game_sha256")
     if stored_hash is None and isinstance(meta.get("game_text"), str):  # a tablebase written without it
-        stored_hash = hashlib.sha256(meta["game_text"].encode("utf-8")).hexdigest()
+        stored_hash = text_hash(meta["game_text"])
     if stored_hash != described["game_sha256"]:
         name = Path(described["file"]).name
         same_title = meta.get("title") == described["title"]
@@ -174,7 +179,7 @@ class Tablebase:
                 raise GdlTablebaseError("the tablebase is damaged: its metadata does not hold its game's "
                                         "file name, text and parameters as gdl writes them", file=str(self.path))
             stored_hash = self.meta.get("game_sha256")  # written by every gdl that wrote the text (describe_game)
-            if stored_hash is not None and hashlib.sha256(written[1].encode("utf-8")).hexdigest() != stored_hash:
+            if stored_hash is not None and text_hash(written[1]) != stored_hash:
                 raise GdlTablebaseError("the tablebase is damaged: the game text it holds is not the text it was "
                                         "built from (their SHA-256 differ); solve the game again to rebuild it",
                                         file=str(self.path))
