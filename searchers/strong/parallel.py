@@ -304,6 +304,9 @@ class Runner:
     part_files: list[str] = []
     """The files the runner's processes write the rows of the chunks they solve to (none: the
     caller writes them)."""
+    children_held = False
+    """Whether an expansion gives each child as the number of the worker process that keeps its
+    state (the one that expanded the chunk), not as the state."""
     idle_work: Callable[[], bool] | None = None
     """Work of the caller's to do, a piece a call, while the runner waits for its processes'
     answers, until it says none is left (worker processes only: this process never waits)."""

@@ -37,12 +37,12 @@ from __future__ import annotations
 import os
 import tempfile
 from array import array
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate, chain, compress, repeat
-from operator import invert, is_not, not_
+from itertools import accumulate, chain, compress, count, islice, repeat
+from operator import invert
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -111,10 +111,11 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     target = graph.target
     found: list[bytes] = []
     local: dict[bytes, int] = {}  # the places in ``found``, made at the first move inside the tier
-    outside = _Outside(graph.external, tiers=graph.external_tiers)
+    outside = _Outside(graph.external, graph.external_tiers, {t for t, queued in scratch.frontier.items() if queued})
     expanded = 0
     done: set[bytes] = set()  # with ``closed``: the positions expanded so far
     seeds = sent = 0
+    flat = True  # whether every move so far leaves the tier
     rounds: Iterable[tuple[Seeds, bool]] = ((batch, True) for batch in batches)
     while rounds:
         next_round: Seeds = []
@@ -140,10 +141,11 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 elif closed:
                     done.update(chunk_keys)
                 _add_nodes(graph, chunk_keys, answer)
+                flat = flat and tier not in answer[6]  # the moves kept
                 if inside:
                     _add_children(tier, answer, local, found, next_round, outside, target, scratch)
                 else:
-                    _add_children_outside(answer, outside, target, scratch)
+                    _add_children_outside(answer, outside, target, scratch, runner.children_held)
                 scratch.spill_if_full()
             meanwhile = None
             expanded += len(pending)
@@ -155,6 +157,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
     if meanwhile is not None:  # no batch at all
         meanwhile()
     runner.forget(tier)
+    graph.flat = flat  # known here without a look at every move
     return graph, found, seeds, sent
 
 
@@ -213,16 +216,27 @@ def _add_nodes(graph: TierGraph, chunk_keys: list[bytes], answer: ChunkExpansion
     graph.repetition += repetitions
 
 
-@dataclass
 class _Outside:
     """The positions of higher tiers that a tier's moves reach: their keys (the graph's
     ``external``), each key's place there, and each one's tier (a key met again in another tier
-    is a ``position`` that merges states of two tiers)."""
+    is a ``position`` that merges states of two tiers).
 
-    keys: list[bytes]
-    place: dict[bytes, int] = field(default_factory=dict)
-    tiers: IntArray = field(default_factory=lambda: array("q"))
-    tiers_met: set[int] = field(default_factory=set)  # the distinct ``tiers``
+    ``place`` numbers a key it has not seen the first time it is asked for it, in turn: a chunk's
+    moves are looked up once, at C speed, and the keys new to it are the last ones it holds."""
+
+    def __init__(self, keys: list[bytes], tiers: IntArray, shared: set[int]) -> None:
+        """Keys and tiers to fill (the graph's); ``shared``: the tiers whose frontiers held
+        positions queued by other tiers when this one began (a key new here may be queued there
+        already)."""
+        self.keys, self.tiers, self.shared = keys, tiers, shared
+        self.place: defaultdict[bytes, int] = defaultdict(count().__next__)
+        self.tiers_met: set[int] = set()  # the distinct ``tiers``
+
+    def new_keys(self, before: int) -> list[bytes]:
+        """The keys placed since ``place`` held ``before``, in the order they were placed."""
+        fresh = list(islice(reversed(self.place), len(self.place) - before))
+        fresh.reverse()
+        return fresh
 
 
 def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], found: list[bytes],
@@ -243,11 +257,10 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
                 next_round.append((key, child))
             target.append(index)
         else:
-            index = place.get(key)
-            if index is None:
+            index = place[key]
+            if index == len(external_keys):  # numbered just now: a key not met before
                 if child is None:
                     raise GameError(ONE_POSITION_TWO_TIERS)
-                index = place[key] = len(external_keys)
                 external_keys.append(key)
                 external_tiers.append(child_tier)
                 outside.tiers_met.add(child_tier)
@@ -259,50 +272,62 @@ def _add_children(tier: int, answer: ChunkExpansion, local: dict[bytes, int], fo
             target.append(-1 - index)
 
 
-def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: IntArray, scratch: Scratch) -> None:
+def _add_children_outside(answer: ChunkExpansion, outside: _Outside, target: IntArray, scratch: Scratch,
+                          held: bool) -> None:
     """``_add_children`` for a chunk whose every move leaves the tier, a chunk at a time: the
     usual case, where the main process must not spend a statement a move (every step below
     runs over the moves or children at C speed)."""
     child_keys, child_tiers, children = answer[5], answer[6], answer[7]
     if not child_keys:
         return
-    place, tiers = outside.place, outside.tiers
-    # A chunk gives a child's state with its first move to it, and None with the others: the
-    # children with a state are the chunk's distinct children, in the order first met.
-    first = list(map(is_not, children, repeat(None)))
-    distinct = list(compress(child_keys, first))
-    new = list(map(not_, map(place.__contains__, distinct)))
-    fresh = list(compress(distinct, new))
-    fresh_tiers = array("q", compress(compress(child_tiers, first), new))
-    fresh_states = list(compress(compress(children, first), new))
-    place.update(zip(fresh, range(len(outside.keys), len(outside.keys) + len(fresh))))
-    outside.keys += fresh
-    tiers += fresh_tiers
-    moves = array("q", map(invert, map(place.__getitem__, child_keys)))  # ~i is -1 - i
-    one_tier = child_tiers[0] if min(child_tiers) == max(child_tiers) else None
-    if one_tier is None or not outside.tiers_met <= {one_tier}:
-        # A key given two tiers, here or before: then every move's child is looked up.
-        if array("q", map(tiers.__getitem__, map(invert, moves))) != child_tiers:
-            raise GameError(ONE_POSITION_TWO_TIERS)
+    before = len(outside.keys)
+    moves = array("q", map(invert, map(outside.place.__getitem__, child_keys)))  # ~i is -1 - i
+    fresh = outside.new_keys(before)
     target += moves
-    if one_tier is not None:
+    one_tier = child_tiers[0] if min(child_tiers) == max(child_tiers) else None
+    if one_tier is not None and outside.tiers_met <= {one_tier}:
+        outside.keys += fresh
+        outside.tiers += array("q", [one_tier]) * len(fresh)
         if fresh:
             outside.tiers_met.add(one_tier)
-        _queue(scratch.tier(one_tier), fresh, fresh_states)
+            _queue(scratch.tier(one_tier), fresh, _first_states(child_keys, children, fresh, held),
+                   one_tier in outside.shared)
         return
+    # Moves to several tiers, here or before: a key's tier is its first move's (the one with
+    # its state), and every move must agree with it.
+    first_tiers = dict(zip(reversed(child_keys), reversed(child_tiers)))  # the last one written stays: the first
+    fresh_tiers = array("q", map(first_tiers.__getitem__, fresh))
+    outside.keys += fresh
+    outside.tiers += fresh_tiers
+    if array("q", map(outside.tiers.__getitem__, map(invert, moves))) != child_tiers:
+        raise GameError(ONE_POSITION_TWO_TIERS)
     outside.tiers_met.update(fresh_tiers)
+    fresh_states = _first_states(child_keys, children, fresh, held)
     for each_tier in set(fresh_tiers):
         chosen = list(map(each_tier.__eq__, fresh_tiers))
-        _queue(scratch.tier(each_tier), compress(fresh, chosen), compress(fresh_states, chosen))
+        _queue(scratch.tier(each_tier), list(compress(fresh, chosen)), list(compress(fresh_states, chosen)),
+               each_tier in outside.shared)
 
 
-def _queue(frontier: dict[bytes, Any], keys: Iterable[bytes], states: Iterable[Any]) -> None:
+def _first_states(child_keys: list[bytes], children: list[Any], keys: list[bytes], held: bool) -> list[Any]:
+    """The states of ``keys``, children of a chunk's moves, as the chunk's first move to each
+    gives it; or, ``held`` (``Runner.children_held``), the worker that keeps them all."""
+    if held:
+        return [children[0]] * len(keys)  # the first move gives its child: None marks one met before
+    firsts = dict(zip(reversed(child_keys), reversed(children)))  # the last one written stays: the first move's
+    return list(map(firsts.__getitem__, keys))
+
+
+def _queue(frontier: dict[bytes, Any], keys: list[bytes], states: list[Any], shared: bool) -> None:
     """Queue positions in their tier's frontier (``keys`` and their states, in order); a
-    position queued before keeps the state it was queued with."""
+    position queued before keeps the state it was queued with.  Not ``shared``, the frontier
+    holds only positions this tier queued, none of them among ``keys``."""
+    if not shared or not frontier:
+        frontier.update(zip(keys, states))
+        return
     queued = dict(zip(keys, states))
-    if frontier:
-        for key in queued.keys() & frontier.keys():  # the smaller of the two is the one read
-            del queued[key]
+    for key in queued.keys() & frontier.keys():  # the smaller of the two is the one read
+        del queued[key]
     frontier.update(queued)
 
 

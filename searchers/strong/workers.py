@@ -379,6 +379,7 @@ class WorkerRunner(Runner):
     states it makes (a seed is the number of the worker that holds its state)."""
 
     reads_graph_files = True
+    children_held = True
 
     def __init__(self, factory: Factory, workers: int, parts: str | None = None) -> None:
         """Start the worker processes (each writing the rows it solves to ``parts`` and its
