@@ -957,16 +957,16 @@ def _solved_once_its_position_is_the_state(game: Any, monkeypatch: pytest.Monkey
 
 
 class OneChunkTwoTiers:
-    """From the start (tier 0), A moves to "p" (tier 0, where B must move to "z") and to "P"
-    (tier 1, finished): one `position`, "p", in two tiers, met by the moves of one position, in
-    the order ``first`` gives."""
+    """From the start (tier 0), A moves to "p" (tier ``low``, 0 or 1, where B must move to "z")
+    and to "P" (tier 2, finished): one `position`, "p", in two tiers, met by the moves of one
+    position, in the order ``first`` gives; with ``low`` 1, both moves leave the start's tier."""
 
     name = "one chunk, two tiers"
     players = ("A", "B")
     has_chance = False
 
-    def __init__(self, first: str) -> None:
-        self.first = first
+    def __init__(self, first: str, low: int = 0) -> None:
+        self.first, self.low = first, low
 
     def initial_state(self) -> str:
         return "start"
@@ -989,18 +989,20 @@ class OneChunkTwoTiers:
         return 1 if player == "A" else -1
 
     def tier(self, state: str) -> int:
-        return {"start": 0, "p": 0, "P": 1, "z": 1}[state]
+        return {"start": 0, "p": self.low, "P": 2, "z": 2}[state]
 
     def position(self, state: str) -> str:
         return state.lower()
 
 
+@pytest.mark.parametrize("low", [0, 1])
 @pytest.mark.parametrize("first", ["p", "P"])
-def test_one_position_met_in_two_tiers_by_one_chunk_is_an_error(monkeypatch: pytest.MonkeyPatch, first: str) -> None:
-    """A key met inside the tier and outside it by the moves of one chunk, in either order,
-    stops the solve in words (not on a missing state); with `position` the whole state the
-    game solves: 4 positions, A wins."""
-    solved = _solved_once_its_position_is_the_state(OneChunkTwoTiers(first), monkeypatch)
+def test_one_position_met_in_two_tiers_by_one_chunk_is_an_error(monkeypatch: pytest.MonkeyPatch, first: str,
+                                                                low: int) -> None:
+    """A key met inside the tier and outside it by the moves of one chunk (``low`` 0), or in two
+    higher tiers (``low`` 1), in either order, stops the solve in words (not on a missing
+    state); with `position` the whole state the game solves: 4 positions, A wins."""
+    solved = _solved_once_its_position_is_the_state(OneChunkTwoTiers(first, low), monkeypatch)
     assert (solved.value, solved.positions) == (1, 4)
 
 
