@@ -313,7 +313,7 @@ def _first_states(child_keys: list[bytes], children: list[Any], keys: list[bytes
     """The states of ``keys``, children of a chunk's moves, as the chunk's first move to each
     gives it; or, ``held`` (``Runner.children_held``), the worker that keeps them all."""
     if held:
-        return [children[0]] * len(keys)  # the first move gives its child: None marks one met before
+        return [children[0]] * len(keys)  # never None: only a child the chunk gave before is
     firsts = dict(zip(reversed(child_keys), reversed(children)))  # the last one written stays: the first move's
     return list(map(firsts.__getitem__, keys))
 
