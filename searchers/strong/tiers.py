@@ -128,7 +128,7 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                 seeds += len(pending)
             sent += 1
             for chunk_keys, answer in runner.expand(tier, pending, meanwhile, closed):
-                inside = tier in answer[6]  # a move stays in the tier (`_add_children` takes any chunk)
+                inside = tier in answer[6]  # a move stays in the tier
                 if not local and (answer[8] or inside):  # the first move inside the tier
                     local.update(zip(found, range(len(found))))
                 if answer[8]:
@@ -138,10 +138,11 @@ def expand_tier(tier: int, batches: Iterable[Seeds], runner: Runner, scratch: Sc
                             local[key] = len(found)
                             found.append(key)
                     expanded += len(answer[8])
+                    inside = tier in answer[6]  # of the moves kept
                 elif closed:
                     done.update(chunk_keys)
                 _add_nodes(graph, chunk_keys, answer)
-                flat = flat and tier not in answer[6]  # the moves kept
+                flat = flat and not inside
                 if inside:
                     _add_children(tier, answer, local, found, next_round, outside, target, scratch)
                 else:
